@@ -1,0 +1,32 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "base/exit_codes.h"
+
+namespace qforge {
+namespace {
+constexpr char kAccuracyPayload[] = "qforge/accuracy-bound";
+}
+
+absl::Status AccuracyBoundError(absl::string_view message) {
+  absl::Status status = absl::FailedPreconditionError(message);
+  status.SetPayload(kAccuracyPayload, absl::Cord("1"));
+  return status;
+}
+
+int ExitCodeFor(const absl::Status& status) {
+  if (status.ok()) return kExitOk;
+  if (status.GetPayload(kAccuracyPayload).has_value()) {
+    return kExitAccuracyBound;
+  }
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kDataLoss:
+    case absl::StatusCode::kOutOfRange:
+      return kExitInvalidInput;
+    case absl::StatusCode::kUnimplemented:
+      return kExitUnsupported;
+    default:
+      return kExitUsageOrIo;
+  }
+}
+
+}  // namespace qforge

@@ -1,0 +1,27 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// How subcommands plug into the CLI: each registers itself on the CLI11 app
+// and stores its outcome as a status; main() maps it to the exit code.
+#ifndef QFORGE_CMD_COMMAND_H_
+#define QFORGE_CMD_COMMAND_H_
+
+#include "CLI/CLI.hpp"
+#include "absl/status/status.h"
+
+namespace qforge::cmd {
+
+struct GlobalFlags {
+  bool quiet = false;
+};
+
+struct CommandContext {
+  GlobalFlags flags;
+  absl::Status status;
+};
+
+void RegisterInspect(CLI::App& app, CommandContext& ctx);
+void RegisterCopy(CLI::App& app, CommandContext& ctx);
+
+}  // namespace qforge::cmd
+
+#endif  // QFORGE_CMD_COMMAND_H_

@@ -1,0 +1,39 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// qforge: post-training quantization for TensorFlow Lite models.
+#include <cstdio>
+#include <iostream>
+
+#include "CLI/CLI.hpp"
+#include "base/exit_codes.h"
+#include "cmd/command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"qforge: post-training quantization for TensorFlow Lite models",
+               "qforge"};
+  app.set_version_flag("--version", std::string("qforge ") + QFORGE_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();  // global flags (--quiet) may follow the subcommand
+  qforge::cmd::CommandContext ctx;
+  app.add_flag("-q,--quiet", ctx.flags.quiet,
+               "No progress or summary output on stderr");
+  CLI::App* help = app.add_subcommand("help", "Show help for qforge");
+  qforge::cmd::RegisterInspect(app, ctx);
+  qforge::cmd::RegisterCopy(app, ctx);
+  // Rendered before parsing: afterwards CLI11 shows the selected
+  // subcommand's help instead of the whole tool's.
+  const std::string top_help = app.help();
+  help->callback([&top_help]() { std::cout << top_help; });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help / --version exit 0; every other parse error is a usage error.
+    const int code = app.exit(e);
+    return code == 0 ? qforge::kExitOk : qforge::kExitUsageOrIo;
+  }
+  if (!ctx.status.ok()) {
+    std::fprintf(stderr, "qforge: error: %s\n",
+                 std::string(ctx.status.message()).c_str());
+  }
+  return qforge::ExitCodeFor(ctx.status);
+}

@@ -1,0 +1,35 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// .tflite -> IR. The FlatBuffers verifier runs before anything is touched;
+// then every semantic rule of ir/validate.h. Errors are one line, prefixed
+// with the file name, and map to exit code 2 (InvalidArgument / DataLoss).
+#ifndef QFORGE_FORMATS_TFLITE_READER_H_
+#define QFORGE_FORMATS_TFLITE_READER_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "ir/model.h"
+
+namespace qforge::formats {
+
+// Reads and validates a model file.
+absl::StatusOr<ir::Model> ReadTfliteFile(const std::string& path);
+
+// Parses and validates model bytes; `source` names them in error messages.
+absl::StatusOr<ir::Model> ParseTflite(absl::Span<const uint8_t> bytes,
+                                      absl::string_view source);
+
+// TFLite's name of a builtin op code ("CONV_2D"); "BUILTIN_<code>" for codes
+// the schema does not know.
+std::string BuiltinOpName(int32_t builtin_code);
+
+// The op's display name: builtin name, or the custom code for custom ops.
+std::string OpName(const ir::Operator& op);
+
+}  // namespace qforge::formats
+
+#endif  // QFORGE_FORMATS_TFLITE_READER_H_

@@ -1,0 +1,57 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "ir/op_kind.h"
+
+#include <array>
+
+namespace qforge::ir {
+namespace {
+
+constexpr OpInfo kOpTable[] = {
+#define QF_OP(kind, name, code, min_in, max_in, min_out, max_out, opts) \
+  {OpKind::k##kind, #name, code, min_in, max_in, min_out, max_out},
+#include "ir/ops.def"
+#undef QF_OP
+    {OpKind::kOtherBuiltin, "BUILTIN", -1, 0, -1, 0, -1},
+    {OpKind::kCustom, "CUSTOM", -1, 0, -1, 0, -1},
+};
+
+constexpr int kNumKinds = static_cast<int>(OpKind::kCustom) + 1;
+static_assert(sizeof(kOpTable) / sizeof(kOpTable[0]) == kNumKinds);
+
+constexpr bool RowsInEnumOrder() {
+  for (int i = 0; i < kNumKinds; ++i) {
+    if (static_cast<int>(kOpTable[i].kind) != i) return false;
+  }
+  return true;
+}
+static_assert(RowsInEnumOrder());
+
+// Builtin code -> kind, built once. Codes are small (< 256 today); larger ones
+// fall back to kOtherBuiltin.
+constexpr int kMaxCode = 512;
+const std::array<OpKind, kMaxCode>& CodeIndex() {
+  static const std::array<OpKind, kMaxCode> index = [] {
+    std::array<OpKind, kMaxCode> a;
+    a.fill(OpKind::kOtherBuiltin);
+    for (const OpInfo& row : kOpTable) {
+      if (row.builtin_code >= 0) a[row.builtin_code] = row.kind;
+    }
+    a[kBuiltinCustom] = OpKind::kCustom;
+    return a;
+  }();
+  return index;
+}
+
+}  // namespace
+
+const OpInfo& GetOpInfo(OpKind kind) {
+  return kOpTable[static_cast<int>(kind)];
+}
+
+OpKind OpKindFromBuiltinCode(int32_t builtin_code) {
+  if (builtin_code < 0 || builtin_code >= kMaxCode)
+    return OpKind::kOtherBuiltin;
+  return CodeIndex()[builtin_code];
+}
+
+}  // namespace qforge::ir

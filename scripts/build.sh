@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Configures and builds qforge. Usage: scripts/build.sh [release|asan|fuzz]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind=${1:-release}
+jobs=$(nproc)
+case "$kind" in
+  release) dir=build; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  asan) dir=build-asan
+        flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DQFORGE_SANITIZE=ON
+               -DQFORGE_BUILD_BENCH=OFF) ;;
+  fuzz) dir=build-fuzz
+        flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DQFORGE_FUZZ=ON
+               -DQFORGE_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER=clang++) ;;
+  *) echo "usage: scripts/build.sh [release|asan|fuzz]" >&2; exit 1 ;;
+esac
+cmake -S . -B "$dir" "${flags[@]}" >/dev/null
+cmake --build "$dir" -j"$jobs" 2>&1 | grep -vE '^\[|^(make|gmake)|Built target|Scanning|Consolidate' || true
+test "${PIPESTATUS[0]}" -eq 0
+echo "build ($kind): ok -> $dir"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what qforge needs on Debian 12 (only what is missing), and the
+# pinned npm packages of the LiteRT interop tests when Node.js is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake pkg-config clang libclang-rt-14-dev
+  libabsl-dev libflatbuffers-dev flatbuffers-compiler libcli11-dev
+  libeigen3-dev nlohmann-json3-dev libstb-dev libgtest-dev libgmock-dev
+  libbenchmark-dev zlib1g-dev parallel
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+if ! command -v node >/dev/null 2>&1; then missing+=(nodejs npm); fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install_deps: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ -f tests/interop/setup.sh ]; then
+  bash tests/interop/setup.sh
+fi
+echo "install_deps: ok"

@@ -1,0 +1,135 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// read -> IR -> write must lose nothing: the copy's canonical dump (built
+// from flatc's object API, independent of qforge's reader and writer) equals
+// the original's, writing is deterministic, and a copy of a copy is the same
+// bytes. Runs over testdata/ always and over ../shared/corpus when present.
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/file_io.h"
+#include "formats/tflite_reader.h"
+#include "formats/tflite_writer.h"
+#include "gtest/gtest.h"
+#include "tests/support/canonical_model.h"
+#include "tests/support/test_paths.h"
+
+namespace qforge {
+namespace {
+
+using testing::CanonicalDump;
+using testing::FirstDifference;
+
+// Corpus files that are not valid models, and why; the reader must reject
+// them (LiteRT does too).
+const std::map<std::string, std::string>& KnownInvalid() {
+  static const auto* m = new std::map<std::string, std::string>{
+      {"add_shared_tensors.tflite",
+       "tensor 1 is both input and output of op 0 (LiteRT: 'Tensor 1 is both "
+       "input 0 and output 0')"},
+  };
+  return *m;
+}
+
+std::string Basename(const std::string& path) {
+  return path.substr(path.find_last_of('/') + 1);
+}
+
+// Checks one model; returns "" on success or the failure.
+std::string CheckRoundTrip(const std::string& path,
+                           const formats::WriteOptions& options) {
+  absl::StatusOr<std::vector<uint8_t>> original = ReadFileBytes(path);
+  if (!original.ok()) return std::string(original.status().message());
+  absl::StatusOr<ir::Model> model = formats::ParseTflite(*original, path);
+  if (!model.ok()) return "read: " + std::string(model.status().message());
+  absl::StatusOr<std::vector<uint8_t>> copy =
+      formats::SerializeTflite(*model, options);
+  if (!copy.ok()) return "write: " + std::string(copy.status().message());
+  absl::StatusOr<std::vector<uint8_t>> again =
+      formats::SerializeTflite(*model, options);
+  if (!again.ok() || *again != *copy) return "write is not deterministic";
+
+  absl::StatusOr<std::string> want = CanonicalDump(*original);
+  absl::StatusOr<std::string> got = CanonicalDump(*copy);
+  if (!want.ok())
+    return "dump original: " + std::string(want.status().message());
+  if (!got.ok()) return "dump copy: " + std::string(got.status().message());
+  const std::string diff = FirstDifference(*want, *got);
+  if (!diff.empty()) return "copy differs from original: " + diff;
+
+  // The copy reads back, and writing it again gives the same bytes.
+  absl::StatusOr<ir::Model> reread = formats::ParseTflite(*copy, "copy");
+  if (!reread.ok()) return "reread: " + std::string(reread.status().message());
+  absl::StatusOr<std::vector<uint8_t>> copy2 =
+      formats::SerializeTflite(*reread, options);
+  if (!copy2.ok() || *copy2 != *copy) return "copy of copy differs";
+  return "";
+}
+
+TEST(RoundTripTest, BundledModels) {
+  const std::vector<std::string> models =
+      testing::FindFiles(testing::TestDataDir() + "/models", ".tflite");
+  ASSERT_GE(models.size(), 10u);
+  for (const std::string& path : models) {
+    EXPECT_EQ(CheckRoundTrip(path, {}), "") << path;
+  }
+  std::printf("round trip: %zu bundled models checked\n", models.size());
+}
+
+TEST(RoundTripTest, BundledModelsWithExternalBuffers) {
+  // Buffers stored after the flatbuffer (the >2 GiB layout) round-trip too.
+  formats::WriteOptions options;
+  options.force_external_buffers = true;
+  for (const std::string& path :
+       testing::FindFiles(testing::TestDataDir() + "/models", ".tflite")) {
+    EXPECT_EQ(CheckRoundTrip(path, options), "") << path;
+  }
+}
+
+TEST(RoundTripTest, ExternalLayoutIsAlignedAndAfterFlatbuffer) {
+  absl::StatusOr<ir::Model> model = formats::ReadTfliteFile(
+      testing::TestDataDir() + "/models/conv_fc_mnist.tflite");
+  ASSERT_TRUE(model.ok()) << model.status();
+  formats::WriteOptions options;
+  options.force_external_buffers = true;
+  absl::StatusOr<std::vector<uint8_t>> bytes =
+      formats::SerializeTflite(*model, options);
+  ASSERT_TRUE(bytes.ok());
+  absl::StatusOr<ir::Model> back = formats::ParseTflite(*bytes, "external");
+  ASSERT_TRUE(back.ok()) << back.status();
+  int external = 0;
+  for (size_t i = 0; i < back->buffers.size(); ++i) {
+    EXPECT_EQ(back->buffers[i].data, model->buffers[i].data) << "buffer " << i;
+    external += back->buffers[i].was_external;
+  }
+  EXPECT_GT(external, 0);
+}
+
+TEST(RoundTripTest, CorpusModels) {
+  const std::string corpus = testing::CorpusDir();
+  if (corpus.empty()) {
+    GTEST_SKIP() << "../shared/corpus absent: corpus round trip skipped";
+  }
+  const std::vector<std::string> models = testing::FindFiles(corpus, ".tflite");
+  ASSERT_GT(models.size(), 400u);
+  int checked = 0, rejected = 0;
+  for (const std::string& path : models) {
+    auto known = KnownInvalid().find(Basename(path));
+    if (known != KnownInvalid().end()) {
+      absl::StatusOr<ir::Model> model = formats::ReadTfliteFile(path);
+      EXPECT_FALSE(model.ok())
+          << path << " should be rejected: " << known->second;
+      ++rejected;
+      continue;
+    }
+    EXPECT_EQ(CheckRoundTrip(path, {}), "") << path;
+    ++checked;
+  }
+  std::printf("round trip: %d corpus models checked, %d rejected as invalid\n",
+              checked, rejected);
+}
+
+}  // namespace
+}  // namespace qforge

@@ -1,0 +1,71 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "tests/support/test_paths.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace qforge::testing {
+
+namespace fs = std::filesystem;
+
+std::string TestDataDir() { return QFORGE_TESTDATA_DIR; }
+
+std::string CorpusDir() {
+  if (const char* env = std::getenv("QFORGE_CORPUS_DIR")) return env;
+  std::error_code ec;
+  if (fs::is_directory(QFORGE_CORPUS_DIR, ec)) return QFORGE_CORPUS_DIR;
+  return "";
+}
+
+std::string QforgeBinary() { return QFORGE_BINARY; }
+
+std::vector<std::string> FindFiles(const std::string& dir,
+                                   const std::string& suffix) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    const std::string path = it->path().string();
+    if (it->is_regular_file() && path.size() >= suffix.size() &&
+        path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      out.push_back(path);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string MakeTempDir() {
+  std::string tmpl =
+      (fs::temp_directory_path() / "qforge-test-XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr) return "";
+  return tmpl;
+}
+
+CommandResult RunCommand(const std::string& command) {
+  const std::string dir = MakeTempDir();
+  const std::string out = dir + "/out", err = dir + "/err";
+  const int status = std::system((command + " >" + out + " 2>" + err).c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  auto slurp = [](const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  result.out = slurp(out);
+  result.err = slurp(err);
+  fs::remove_all(dir);
+  return result;
+}
+
+}  // namespace qforge::testing

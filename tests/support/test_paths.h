@@ -1,0 +1,35 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Where tests find bundled data, the shared corpus and the qforge binary.
+#ifndef QFORGE_TESTS_SUPPORT_TEST_PATHS_H_
+#define QFORGE_TESTS_SUPPORT_TEST_PATHS_H_
+
+#include <string>
+#include <vector>
+
+namespace qforge::testing {
+
+// testdata/ in the source tree.
+std::string TestDataDir();
+// ../shared/corpus next to the checkout; "" when absent.
+std::string CorpusDir();
+// The built qforge executable.
+std::string QforgeBinary();
+
+// Every file under `dir` (recursive) whose name ends in `suffix`, sorted.
+std::vector<std::string> FindFiles(const std::string& dir,
+                                   const std::string& suffix);
+
+// A fresh, empty temp directory for one test.
+std::string MakeTempDir();
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+// Runs `command` through /bin/sh, capturing stdout and stderr.
+CommandResult RunCommand(const std::string& command);
+
+}  // namespace qforge::testing
+
+#endif  // QFORGE_TESTS_SUPPORT_TEST_PATHS_H_
