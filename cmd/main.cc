@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   CLI::App* help = app.add_subcommand("help", "Show help for qforge");
   qforge::cmd::RegisterInspect(app, ctx);
   qforge::cmd::RegisterCopy(app, ctx);
+  qforge::cmd::RegisterRun(app, ctx);
+  qforge::cmd::RegisterCalibrate(app, ctx);
+  qforge::cmd::RegisterQuantize(app, ctx);
   // Rendered before parsing: afterwards CLI11 shows the selected
   // subcommand's help instead of the whole tool's.
   const std::string top_help = app.help();

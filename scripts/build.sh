@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Configures and builds qforge. Usage: scripts/build.sh [release|asan|fuzz]
+# Configures and builds qforge.
+# Usage: scripts/build.sh [release|asan|fuzz] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-release}
+shift || true
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
 jobs=$(nproc)
 case "$kind" in
   release) dir=build; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
@@ -15,6 +19,6 @@ case "$kind" in
   *) echo "usage: scripts/build.sh [release|asan|fuzz]" >&2; exit 1 ;;
 esac
 cmake -S . -B "$dir" "${flags[@]}" >/dev/null
-cmake --build "$dir" -j"$jobs" 2>&1 | grep -vE '^\[|^(make|gmake)|Built target|Scanning|Consolidate' || true
+cmake --build "$dir" -j"$jobs" "${targets[@]}" 2>&1 | grep -vE '^\[|^(make|gmake)|Built target|Scanning|Consolidate' || true
 test "${PIPESTATUS[0]}" -eq 0
 echo "build ($kind): ok -> $dir"

@@ -30,7 +30,7 @@ case "$mode" in
       ctest --test-dir build-asan -j"$(nproc)" --output-on-failure -L unit
     ;;
   fuzz)
-    bash scripts/build.sh fuzz
+    bash scripts/build.sh fuzz tflite_reader_fuzzer
     corpus=$(mktemp -d)
     cp testdata/models/*.tflite "$corpus/"
     build-fuzz/tests/tflite_reader_fuzzer -max_total_time="$fuzz_seconds" \

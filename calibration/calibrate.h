@@ -1,0 +1,35 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Calibration: run the float model over a data set (or one shard of it) and
+// collect the statistics of every float activation.
+#ifndef QFORGE_CALIBRATION_CALIBRATE_H_
+#define QFORGE_CALIBRATION_CALIBRATE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "calibration/stats_file.h"
+#include "formats/data/data_source.h"
+#include "ir/model.h"
+
+namespace qforge::calibration {
+
+struct CalibrateOptions {
+  int threads = 0;  // <= 0: all cores; samples run in parallel
+  int shard_index = 0, shard_count = 1;  // samples i with i % count == index
+  int histogram_stride = 7;  // prime: no aliasing with power-of-2 channels
+  // Called after each sample with (done, total).
+  std::function<void(int64_t, int64_t)> progress;
+};
+
+// `model_bytes` is the model file (its hash goes into the fingerprint).
+absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
+                                    absl::Span<const uint8_t> model_bytes,
+                                    const formats::SampleSource& data,
+                                    const CalibrateOptions& options);
+
+}  // namespace qforge::calibration
+
+#endif  // QFORGE_CALIBRATION_CALIBRATE_H_

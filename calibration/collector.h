@@ -1,0 +1,45 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// StatsCollector watches a float run (runtime::TensorObserver) and records
+// TensorStats for every float32 activation of every subgraph. It keeps
+// nothing but the statistics: memory does not grow with the samples.
+#ifndef QFORGE_CALIBRATION_COLLECTOR_H_
+#define QFORGE_CALIBRATION_COLLECTOR_H_
+
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "calibration/tensor_stats.h"
+#include "ir/model.h"
+#include "runtime/interpreter.h"
+
+namespace qforge::calibration {
+
+class StatsCollector : public runtime::TensorObserver {
+ public:
+  // `histogram_stride`: the histogram counts every stride-th value of a
+  // tensor (a fixed, data-independent subset; 1 = all). min, max, counts
+  // and NaN/Inf always cover every value.
+  explicit StatsCollector(const ir::Model& model, int histogram_stride = 1);
+
+  void Observe(int subgraph, int op_index, int tensor_index,
+               const runtime::RtTensor& tensor) override;
+
+  // Folds the dense accumulators into sorted TensorStats (and resets).
+  std::vector<TensorStats> Finish();
+
+ private:
+  struct Accumulator {
+    TensorStats stats;
+    std::unique_ptr<DenseHistogram> dense;
+  };
+  const ir::Model& model_;
+  int stride_;
+  std::map<std::pair<int, int>, Accumulator> accumulators_;
+};
+
+}  // namespace qforge::calibration
+
+#endif  // QFORGE_CALIBRATION_COLLECTOR_H_

@@ -1,0 +1,40 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The one --data syntax (README "Data input"), shared by run, calibrate,
+// quantize and report: flags, and the sample source built from them.
+#ifndef QFORGE_CMD_DATA_FLAGS_H_
+#define QFORGE_CMD_DATA_FLAGS_H_
+
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
+#include "formats/data/data_source.h"
+#include "ir/model.h"
+
+namespace qforge::cmd {
+
+struct DataFlags {
+  std::vector<std::string> specs;
+  std::string resize;  // "HxW"
+  std::vector<float> mean, std;
+  float scale = 0.0f;  // 0: unset
+  std::string color = "rgb";
+  std::string layout = "nhwc";
+  int sample_rate = 16000;
+};
+
+// Adds --data (required when `required`), --resize, --mean, --std,
+// --scale, --color, --layout, --sample-rate.
+void AddDataFlags(CLI::App* app, DataFlags& flags, bool required);
+
+// The model's entry-subgraph inputs as the data layer sees them.
+std::vector<formats::InputDesc> InputDescs(const ir::Model& model);
+
+absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
+                                               const ir::Model& model);
+
+}  // namespace qforge::cmd
+
+#endif  // QFORGE_CMD_DATA_FLAGS_H_

@@ -1,0 +1,384 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "formats/data/data_source.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "base/file_io.h"
+#include "base/status_macros.h"
+#include "formats/data/array_fit.h"
+#include "formats/data/data_spec.h"
+#include "formats/data/file_range.h"
+#include "formats/data/fingerprint.h"
+#include "formats/data/npy.h"
+#include "formats/data/wav.h"
+
+namespace qforge::formats {
+namespace {
+
+// Bump when the bytes a data set turns into change for the same files.
+constexpr char kFingerprintVersion[] = "qforge-data/1";
+
+// Every error names the model input; parsers only know the file.
+absl::Status WithInput(const absl::Status& status, const InputDesc& input) {
+  if (status.ok() || absl::StrContains(status.message(), "input '")) {
+    return status;
+  }
+  return absl::Status(status.code(), absl::StrCat(status.message(), " (input '",
+                                                  input.name, "')"));
+}
+
+std::string LastComponent(absl::string_view path) {
+  path = absl::StripSuffix(path, "/");
+  const size_t slash = path.rfind('/');
+  return std::string(slash == absl::string_view::npos ? path
+                                                      : path.substr(slash + 1));
+}
+
+void HashFile(Fnv1a64& spec_hash, absl::string_view label,
+              absl::Span<const uint8_t> bytes) {
+  Fnv1a64 content;
+  content.Update(bytes);
+  spec_hash.UpdateString(label);
+  spec_hash.UpdateU64(bytes.size());
+  spec_hash.UpdateU64(content.digest());
+}
+
+uint32_t FloatBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+
+void HashOptions(Fnv1a64& h, const LoadOptions& options) {
+  const ImageOptions& image = options.image;
+  h.UpdateU64(image.resize_hw.has_value());
+  if (image.resize_hw.has_value()) {
+    h.UpdateU64(static_cast<uint64_t>(image.resize_hw->first));
+    h.UpdateU64(static_cast<uint64_t>(image.resize_hw->second));
+  }
+  for (const std::vector<float>* values : {&image.mean, &image.std}) {
+    h.UpdateU64(values->size());
+    for (float v : *values) h.UpdateU64(FloatBits(v));
+  }
+  h.UpdateU64(image.scale.has_value());
+  if (image.scale.has_value()) h.UpdateU64(FloatBits(*image.scale));
+  h.UpdateU64(static_cast<uint64_t>(image.color));
+  h.UpdateU64(static_cast<uint64_t>(image.layout));
+  h.UpdateU64(image.auto_resize);
+  h.UpdateU64(static_cast<uint64_t>(options.sample_rate));
+}
+
+}  // namespace
+
+absl::StatusOr<SampleSource> SampleSource::Open(
+    absl::Span<const std::string> specs, absl::Span<const InputDesc> inputs,
+    const LoadOptions& options) {
+  if (inputs.empty()) {
+    return absl::InvalidArgumentError("the model has no inputs to feed");
+  }
+  if (specs.empty()) return absl::InvalidArgumentError("no --data given");
+  SampleSource source;
+  source.inputs_.assign(inputs.begin(), inputs.end());
+  source.options_ = options;
+  source.plans_.resize(inputs.size());
+
+  struct SpecDigest {
+    size_t order;  // first input the spec feeds
+    uint64_t digest;
+  };
+  std::vector<SpecDigest> digests;
+  for (const std::string& text : specs) {
+    ASSIGN_OR_RETURN(const DataSpec spec, ParseDataSpec(text, inputs));
+    Fnv1a64 hash;
+    hash.UpdateString(spec.binding);
+    hash.UpdateU64(static_cast<uint64_t>(spec.kind));
+    hash.UpdateString(LastComponent(spec.path));
+    size_t order = inputs.size();
+    if (spec.kind == SpecKind::kNpz) {
+      RETURN_IF_ERROR(source.AddNpz(spec, hash, order));
+    } else {
+      if (spec.input >= 0) {
+        order = static_cast<size_t>(spec.input);
+      } else if (inputs.size() == 1) {
+        order = 0;
+      } else {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--data '", text, "': the model has ", inputs.size(),
+                         " inputs; bind each with NAME=", spec.path,
+                         " (inputs: ", InputNames(inputs), ")"));
+      }
+      RETURN_IF_ERROR(source.AddFiles(spec, order, hash));
+    }
+    digests.push_back({order, hash.digest()});
+  }
+  RETURN_IF_ERROR(source.CountSamples());
+
+  // Specs feeding the same input keep their order (it is the sample order);
+  // otherwise the order on the command line does not matter.
+  std::stable_sort(digests.begin(), digests.end(),
+                   [](const SpecDigest& a, const SpecDigest& b) {
+                     return a.order < b.order;
+                   });
+  Fnv1a64 fingerprint;
+  fingerprint.UpdateString(kFingerprintVersion);
+  HashOptions(fingerprint, options);
+  for (const SpecDigest& d : digests) fingerprint.UpdateU64(d.digest);
+  source.fingerprint_ = fingerprint.HexDigest();
+  return source;
+}
+
+absl::Status SampleSource::AddNpz(const DataSpec& spec, Fnv1a64& hash,
+                                  size_t& order) {
+  if (spec.input >= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--data '", spec.text, "': an .npz binds its arrays by key; drop '",
+        spec.binding, "='"));
+  }
+  ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, ReadFileBytes(spec.path));
+  HashFile(hash, LastComponent(spec.path), bytes);
+  ASSIGN_OR_RETURN(const std::vector<NpzArray> arrays,
+                   IndexNpz(bytes, spec.path));
+  if (arrays.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(spec.path, ": .npz holds no arrays"));
+  }
+  for (const NpzArray& array : arrays) {
+    const std::string where = absl::StrCat(spec.path, "[", array.key, "]");
+    ASSIGN_OR_RETURN(const int found, FindInput(array.key, inputs_));
+    if (found < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": key '", array.key,
+          "' is not a model input (inputs: ", InputNames(inputs_), ")"));
+    }
+    const size_t input = static_cast<size_t>(found);
+    ASSIGN_OR_RETURN(
+        const ArrayFit fit,
+        FitArray(array.header.type, array.header.shape, inputs_[input], where));
+    AddArray(input, spec.path,
+             absl::StrCat(LastComponent(spec.path), "[", array.key, "]"), fit,
+             array.data_offset, array.inflated);
+    order = std::min(order, input);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SampleSource::AddFiles(const DataSpec& spec, size_t input,
+                                    Fnv1a64& hash) {
+  absl::StatusOr<std::vector<SampleFile>> files = ExpandDataSpec(spec);
+  if (!files.ok()) return WithInput(files.status(), inputs_[input]);
+  hash.UpdateU64(files->size());
+  for (const SampleFile& file : *files) {
+    // Read once here to validate and fingerprint; Get() reads again.
+    absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(file.path);
+    if (!bytes.ok()) return WithInput(bytes.status(), inputs_[input]);
+    HashFile(hash, file.label, *bytes);
+    RETURN_IF_ERROR(WithInput(AddFile(input, file, *bytes), inputs_[input]));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SampleSource::AddFile(size_t input, const SampleFile& file,
+                                   absl::Span<const uint8_t> bytes) {
+  const InputDesc& in = inputs_[input];
+  const std::optional<SpecKind> kind = SampleFileKind(file.path);
+  if (!kind.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(file.path, ": not a sample file"));
+  }
+  switch (*kind) {
+    case SpecKind::kNpy: {
+      ASSIGN_OR_RETURN(const NpyHeader header,
+                       ParseNpyHeader(bytes, file.path));
+      ASSIGN_OR_RETURN(const ArrayFit fit,
+                       FitArray(header.type, header.shape, in, file.path));
+      AddArray(input, file.path, file.label, fit, header.data_offset, nullptr);
+      return absl::OkStatus();
+    }
+    case SpecKind::kRaw: {
+      const std::optional<int> bits = ir::DataTypeBits(in.type);
+      if (!bits.has_value() || *bits % 8 != 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(file.path, ": input ", DescribeInput(in),
+                         " has no fixed byte size; use .npy"));
+      }
+      const size_t esize = static_cast<size_t>(*bits / 8);
+      if (bytes.size() % esize != 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            file.path, ": ", bytes.size(), " bytes is not a whole number of ",
+            ir::DataTypeName(in.type), " values for input ",
+            DescribeInput(in)));
+      }
+      ASSIGN_OR_RETURN(const ArrayFit fit,
+                       FitFlat(static_cast<int64_t>(bytes.size() / esize), in,
+                               Conversion::kCopy, file.path));
+      AddArray(input, file.path, file.label, fit, 0, nullptr);
+      return absl::OkStatus();
+    }
+    case SpecKind::kWav: {
+      Conversion conversion = Conversion::kCopy;
+      if (in.type == ir::DataType::kFloat32) {
+        conversion = Conversion::kPcm16ToFloat32;
+      } else if (in.type != ir::DataType::kInt16) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(file.path, ": input ", DescribeInput(in),
+                         " cannot take audio (float32 or int16 inputs can)"));
+      }
+      ASSIGN_OR_RETURN(
+          const WavInfo info,
+          ParseWav(bytes, file.path, WavOptions{options_.sample_rate}));
+      ASSIGN_OR_RETURN(const ArrayFit fit,
+                       FitFlat(info.num_samples, in, conversion, file.path));
+      AddArray(input, file.path, file.label, fit, info.data_offset, nullptr);
+      return absl::OkStatus();
+    }
+    case SpecKind::kImage: {
+      if (absl::Status s = CheckImageInput(in, options_.image); !s.ok()) {
+        return absl::Status(s.code(),
+                            absl::StrCat(file.path, ": ", s.message()));
+      }
+      RETURN_IF_ERROR(ProbeImage(bytes, file.path));
+      Segment seg;
+      seg.kind = Segment::Kind::kImage;
+      seg.path = file.path;
+      seg.label = file.label;
+      seg.count = 1;
+      plans_[input].segments.push_back(std::move(seg));
+      return absl::OkStatus();
+    }
+    case SpecKind::kNpz:
+    case SpecKind::kList:
+    case SpecKind::kDirectory:
+    case SpecKind::kGlob:
+      break;
+  }
+  return absl::InternalError("SampleFileKind returned a container kind");
+}
+
+void SampleSource::AddArray(
+    size_t input, const std::string& path, std::string label,
+    const ArrayFit& fit, uint64_t offset,
+    std::shared_ptr<const std::vector<uint8_t>> memory) {
+  Segment seg;
+  seg.kind = Segment::Kind::kArray;
+  seg.path = path;
+  seg.label = std::move(label);
+  seg.count = fit.count;
+  seg.offset = offset;
+  seg.sample_elements = fit.sample_elements;
+  seg.conversion = fit.conversion;
+  seg.shape = fit.sample_shape;
+  const int copy_size =
+      static_cast<int>(ir::DenseByteSize(inputs_[input].type, 1).value_or(0));
+  seg.sample_bytes = static_cast<uint64_t>(fit.sample_elements) *
+                     SourceElementSize(fit.conversion, copy_size);
+  seg.memory = std::move(memory);
+  plans_[input].segments.push_back(std::move(seg));
+}
+
+absl::Status SampleSource::CountSamples() {
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    InputPlan& plan = plans_[i];
+    if (plan.segments.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("no --data for input ", DescribeInput(inputs_[i]),
+                       " (inputs: ", InputNames(inputs_), ")"));
+    }
+    int64_t total = 0;
+    for (const Segment& seg : plan.segments) {
+      total += seg.count;
+      plan.ends.push_back(total);
+    }
+    if (i == 0) {
+      size_ = total;
+    } else if (total != size_) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "inputs disagree on the number of samples: '", inputs_[0].name,
+          "' has ", size_, ", '", inputs_[i].name, "' has ", total));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::pair<const SampleSource::Segment*, int64_t> SampleSource::Locate(
+    size_t input, int64_t index) const {
+  const InputPlan& plan = plans_[input];
+  const size_t k = static_cast<size_t>(
+      std::upper_bound(plan.ends.begin(), plan.ends.end(), index) -
+      plan.ends.begin());
+  const int64_t start = k == 0 ? 0 : plan.ends[k - 1];
+  return {&plan.segments[k], index - start};
+}
+
+absl::StatusOr<ir::HostTensor> SampleSource::Load(size_t input,
+                                                  int64_t index) const {
+  const auto [seg, local] = Locate(input, index);
+  const InputDesc& in = inputs_[input];
+  if (seg->kind == Segment::Kind::kImage) {
+    ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes,
+                     ReadFileBytes(seg->path));
+    return LoadImageTensor(bytes, in, options_.image, seg->path);
+  }
+  const uint64_t offset =
+      seg->offset + static_cast<uint64_t>(local) * seg->sample_bytes;
+  std::vector<uint8_t> read;
+  const uint8_t* src = nullptr;
+  if (seg->memory != nullptr) {
+    src = seg->memory->data() + offset;
+  } else {
+    ASSIGN_OR_RETURN(read,
+                     ReadFileRange(seg->path, offset,
+                                   static_cast<size_t>(seg->sample_bytes)));
+    src = read.data();
+  }
+  ir::HostTensor tensor(in.type, seg->shape);
+  const int64_t count = seg->conversion == Conversion::kCopy
+                            ? static_cast<int64_t>(seg->sample_bytes)
+                            : seg->sample_elements;
+  if (seg->conversion == Conversion::kCopy
+          ? tensor.ByteSize() != seg->sample_bytes
+          : tensor.ByteSize() != static_cast<size_t>(count) * 4) {
+    return absl::InternalError(
+        absl::StrCat(seg->path, ": sample size mismatch"));
+  }
+  ConvertElements(seg->conversion, src, count, tensor.data());
+  return tensor;
+}
+
+absl::StatusOr<std::vector<ir::HostTensor>> SampleSource::Get(
+    int64_t index) const {
+  if (index < 0 || index >= size_) {
+    return absl::OutOfRangeError(absl::StrCat(
+        "sample index ", index, " is out of range (", size_, " samples)"));
+  }
+  std::vector<ir::HostTensor> tensors;
+  tensors.reserve(inputs_.size());
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    absl::StatusOr<ir::HostTensor> tensor = Load(i, index);
+    if (!tensor.ok()) return WithInput(tensor.status(), inputs_[i]);
+    tensors.push_back(*std::move(tensor));
+  }
+  return tensors;
+}
+
+std::string SampleSource::SampleName(int64_t index) const {
+  if (index < 0 || index >= size_) return "";
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const auto [seg, local] = Locate(i, index);
+    std::string name = seg->label;
+    if (seg->count > 1) absl::StrAppend(&name, "[", local, "]");
+    if (inputs_.size() > 1) name = absl::StrCat(inputs_[i].name, "=", name);
+    parts.push_back(std::move(name));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+}  // namespace qforge::formats

@@ -1,0 +1,117 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The data set behind `--data` for `qforge run`, `calibrate`, `quantize` and
+// `report`: a list of specs (syntax in data_spec.h) bound to the model's
+// inputs, read as a sequence of samples, one tensor per input each.
+//
+// Open() reads every file once, one at a time, to check it (headers, shapes,
+// types, sample counts) and fingerprint it; Get() loads one sample on demand
+// (a byte range of an .npy/.bin/.wav, or one image), so memory does not grow
+// with the number of samples. Deflated .npz arrays are the exception: they
+// are kept decompressed after Open().
+#ifndef QFORGE_FORMATS_DATA_DATA_SOURCE_H_
+#define QFORGE_FORMATS_DATA_DATA_SOURCE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "formats/data/convert.h"
+#include "formats/data/image.h"
+#include "formats/data/input_desc.h"
+#include "ir/host_tensor.h"
+
+namespace qforge::formats {
+
+struct ArrayFit;
+struct DataSpec;
+struct SampleFile;
+class Fnv1a64;
+
+struct LoadOptions {
+  ImageOptions image;
+  int sample_rate = 16000;  // wav files must have it (--sample-rate); 0: any
+};
+
+class SampleSource {
+ public:
+  // Binds `specs` to `inputs` (in model input order) and indexes every file.
+  // Errors (one line: file, input, rule) are InvalidArgument for bad data,
+  // NotFound / Unavailable for I/O.
+  static absl::StatusOr<SampleSource> Open(absl::Span<const std::string> specs,
+                                           absl::Span<const InputDesc> inputs,
+                                           const LoadOptions& options);
+
+  // Number of samples; every input has this many.
+  int64_t size() const { return size_; }
+
+  // Sample `index` in [0, size()): one tensor per model input, in model
+  // input order, batch 1, dynamic dims resolved from the data. Safe to call
+  // concurrently; the result depends only on `index`.
+  absl::StatusOr<std::vector<ir::HostTensor>> Get(int64_t index) const;
+
+  // Where sample `index` comes from, e.g. "imgs/cat.jpg" or
+  // "image=x.npy[3], mask=m.npy[3]" (file labels relative to their spec).
+  std::string SampleName(int64_t index) const;
+
+  // 16 hex digits identifying the data set and the preprocessing options:
+  // FNV-1a 64 over each spec (its NAME, kind and last path component) and
+  // its files (label, size, bytes), specs ordered by the input they feed.
+  // Independent of the folder the data sits in and of the machine.
+  std::string Fingerprint() const { return fingerprint_; }
+
+ private:
+  // A run of consecutive samples of one input from one file.
+  struct Segment {
+    enum class Kind { kArray, kImage };
+    Kind kind = Kind::kArray;
+    std::string path;   // file to read
+    std::string label;  // for SampleName
+    int64_t count = 0;
+    // kArray: sample i is `sample_bytes` bytes at offset + i * sample_bytes,
+    // in `memory` if set (inflated .npz member), else in the file.
+    uint64_t offset = 0;
+    uint64_t sample_bytes = 0;
+    int64_t sample_elements = 0;
+    Conversion conversion = Conversion::kCopy;
+    std::vector<int64_t> shape;
+    std::shared_ptr<const std::vector<uint8_t>> memory;
+  };
+  struct InputPlan {
+    std::vector<Segment> segments;
+    std::vector<int64_t> ends;  // cumulative sample counts
+  };
+
+  SampleSource() = default;
+
+  // Open() in steps; each names the file and input in its errors.
+  absl::Status AddNpz(const DataSpec& spec, Fnv1a64& hash, size_t& order);
+  absl::Status AddFiles(const DataSpec& spec, size_t input, Fnv1a64& hash);
+  absl::Status AddFile(size_t input, const SampleFile& file,
+                       absl::Span<const uint8_t> bytes);
+  void AddArray(size_t input, const std::string& path, std::string label,
+                const ArrayFit& fit, uint64_t offset,
+                std::shared_ptr<const std::vector<uint8_t>> memory);
+  // Sample counts: each input must have data, all the same number.
+  absl::Status CountSamples();
+
+  // The segment holding sample `index` of input `input`, and the index
+  // within it.
+  std::pair<const Segment*, int64_t> Locate(size_t input, int64_t index) const;
+  absl::StatusOr<ir::HostTensor> Load(size_t input, int64_t index) const;
+
+  std::vector<InputDesc> inputs_;
+  LoadOptions options_;
+  std::vector<InputPlan> plans_;
+  int64_t size_ = 0;
+  std::string fingerprint_;
+};
+
+}  // namespace qforge::formats
+
+#endif  // QFORGE_FORMATS_DATA_DATA_SOURCE_H_

@@ -1,0 +1,37 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "formats/data/fingerprint.h"
+
+#include "absl/strings/str_format.h"
+
+namespace qforge::formats {
+
+void Fnv1a64::Update(absl::Span<const uint8_t> bytes) {
+  uint64_t h = state_;
+  for (uint8_t b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ull;
+  }
+  state_ = h;
+}
+
+void Fnv1a64::Update(absl::string_view text) {
+  Update(absl::Span<const uint8_t>(
+      reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+void Fnv1a64::UpdateU64(uint64_t value) {
+  uint8_t le[8];
+  for (int i = 0; i < 8; ++i) le[i] = static_cast<uint8_t>(value >> (8 * i));
+  Update(le);
+}
+
+void Fnv1a64::UpdateString(absl::string_view text) {
+  UpdateU64(text.size());
+  Update(text);
+}
+
+std::string Fnv1a64::HexDigest() const {
+  return absl::StrFormat("%016x", state_);
+}
+
+}  // namespace qforge::formats

@@ -1,0 +1,37 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// FNV-1a 64: a tiny, fully specified hash whose value is the same on every
+// machine and run (absl::Hash is salted per process, so it cannot serve).
+// It identifies data sets for caches and reports; it is not a defence
+// against deliberate collisions.
+#ifndef QFORGE_FORMATS_DATA_FINGERPRINT_H_
+#define QFORGE_FORMATS_DATA_FINGERPRINT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace qforge::formats {
+
+class Fnv1a64 {
+ public:
+  void Update(absl::Span<const uint8_t> bytes);
+  void Update(absl::string_view text);
+  // Fixed-width little-endian, so field boundaries cannot blur.
+  void UpdateU64(uint64_t value);
+  // Length-prefixed.
+  void UpdateString(absl::string_view text);
+
+  uint64_t digest() const { return state_; }
+  // 16 lowercase hex digits.
+  std::string HexDigest() const;
+
+ private:
+  uint64_t state_ = 0xcbf29ce484222325ull;
+};
+
+}  // namespace qforge::formats
+
+#endif  // QFORGE_FORMATS_DATA_FINGERPRINT_H_

@@ -1,0 +1,66 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "quantizer/graph_edit.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+
+namespace qforge::quantizer {
+
+std::vector<float> FloatValues(const ir::Model& m, const ir::Tensor& t) {
+  const std::vector<uint8_t>& data = m.buffers[t.buffer].data;
+  std::vector<float> out(data.size() / sizeof(float));
+  if (!out.empty()) std::memcpy(out.data(), data.data(), out.size() * sizeof(float));
+  return out;
+}
+
+absl::Status CheckFinite(const ir::Tensor& t, const std::vector<float>& v,
+                         const std::string& where) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": constant tensor '", t.name, "' holds ", v[i],
+          " at element ", i, "; weights must be finite to be quantized"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+uint32_t AddBuffer(ir::Model& m, std::vector<uint8_t> bytes) {
+  if (m.buffers.empty()) m.buffers.emplace_back();  // the empty sentinel
+  m.buffers.push_back(ir::Buffer{std::move(bytes), false});
+  return static_cast<uint32_t>(m.buffers.size() - 1);
+}
+
+int32_t AddTensorLike(ir::Subgraph& sg, const ir::Tensor& like,
+                      ir::DataType type, const std::string& suffix) {
+  ir::Tensor t;
+  t.name = like.name + suffix;
+  t.type = type;
+  t.shape = like.shape;
+  t.shape_signature = like.shape_signature;
+  t.has_rank = like.has_rank;
+  sg.tensors.push_back(std::move(t));
+  return static_cast<int32_t>(sg.tensors.size() - 1);
+}
+
+ir::Quantization PerTensor(const numerics::QuantParams& p) {
+  ir::Quantization q;
+  q.scale = {p.scale};
+  q.zero_point = {p.zero_point};
+  return q;
+}
+
+ir::Operator MakeOp(ir::OpKind kind, std::vector<int32_t> inputs,
+                    std::vector<int32_t> outputs) {
+  ir::Operator op;
+  op.kind = kind;
+  op.builtin_code = ir::GetOpInfo(kind).builtin_code;
+  op.deprecated_builtin_code =
+      static_cast<int8_t>(std::min<int32_t>(op.builtin_code, 127));
+  op.inputs = std::move(inputs);
+  op.outputs = std::move(outputs);
+  return op;
+}
+
+}  // namespace qforge::quantizer

@@ -1,0 +1,52 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Small helpers the quantization passes share to add tensors, constants and
+// ops to a subgraph, and to read float constants.
+#ifndef QFORGE_QUANTIZER_GRAPH_EDIT_H_
+#define QFORGE_QUANTIZER_GRAPH_EDIT_H_
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/model.h"
+#include "numerics/quant_params.h"
+
+namespace qforge::quantizer {
+
+inline bool IsConstant(const ir::Model& m, const ir::Tensor& t) {
+  return t.buffer != 0 && t.buffer < m.buffers.size() &&
+         !m.buffers[t.buffer].data.empty();
+}
+
+// The float32 values of a constant tensor.
+std::vector<float> FloatValues(const ir::Model& m, const ir::Tensor& t);
+
+// Fails with a one-line error naming the tensor when a value is NaN/Inf.
+absl::Status CheckFinite(const ir::Tensor& t, const std::vector<float>& v,
+                         const std::string& where);
+
+// Appends a buffer holding `bytes`; returns its index.
+uint32_t AddBuffer(ir::Model& m, std::vector<uint8_t> bytes);
+
+template <typename T>
+uint32_t AddTypedBuffer(ir::Model& m, const std::vector<T>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return AddBuffer(m, std::move(bytes));
+}
+
+// Appends a tensor like `like` (shape, signature, name + suffix) with
+// another type; returns its index.
+int32_t AddTensorLike(ir::Subgraph& sg, const ir::Tensor& like,
+                      ir::DataType type, const std::string& suffix);
+
+ir::Quantization PerTensor(const numerics::QuantParams& p);
+
+ir::Operator MakeOp(ir::OpKind kind, std::vector<int32_t> inputs,
+                    std::vector<int32_t> outputs);
+
+}  // namespace qforge::quantizer
+
+#endif  // QFORGE_QUANTIZER_GRAPH_EDIT_H_

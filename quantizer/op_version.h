@@ -1,0 +1,19 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The op version a quantized op must carry so that runtimes pick a kernel
+// that handles its types (TFLite's op_version rules, for the forms qforge
+// writes).
+#ifndef QFORGE_QUANTIZER_OP_VERSION_H_
+#define QFORGE_QUANTIZER_OP_VERSION_H_
+
+#include "ir/model.h"
+
+namespace qforge::quantizer {
+
+// The version for `op` given the types of its tensors in `sg`; never lower
+// than the version it already has.
+int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op);
+
+}  // namespace qforge::quantizer
+
+#endif  // QFORGE_QUANTIZER_OP_VERSION_H_

@@ -1,0 +1,188 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "quantizer/quantize.h"
+
+#include <cstring>
+#include <regex>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "ir/compact.h"
+#include "ir/validate.h"
+#include "quantizer/graph_edit.h"
+#include "quantizer/integer_pass.h"
+#include "quantizer/op_version.h"
+#include "quantizer/weight_only_pass.h"
+#include "runtime/kernels/elementwise_half.h"
+
+namespace qforge::quantizer {
+namespace {
+
+bool IsQuantizedTensor(const ir::Tensor& t) {
+  return (t.type == ir::DataType::kInt8 || t.type == ir::DataType::kUInt8 ||
+          t.type == ir::DataType::kInt16) &&
+         t.quantization.has_value() && t.quantization->HasScale();
+}
+
+// float16 constants behind DEQUANTIZE become float32 constants, so that the
+// weights are quantized from their values (TFLite folds them the same way).
+void FoldFloat16Dequantize(ir::Model& model) {
+  for (ir::Subgraph& sg : model.subgraphs) {
+    std::vector<ir::Operator> kept;
+    for (ir::Operator& op : sg.operators) {
+      if (op.kind == ir::OpKind::kDequantize && op.inputs.size() == 1 &&
+          op.outputs.size() == 1 && op.inputs[0] >= 0) {
+        const ir::Tensor& in = sg.tensors[op.inputs[0]];
+        if (in.type == ir::DataType::kFloat16 && IsConstant(model, in)) {
+          const std::vector<uint8_t>& bytes = model.buffers[in.buffer].data;
+          std::vector<float> values(bytes.size() / 2);
+          for (size_t i = 0; i < values.size(); ++i) {
+            uint16_t h;
+            std::memcpy(&h, bytes.data() + 2 * i, 2);
+            values[i] = runtime::HalfToFloat(h);
+          }
+          ir::Tensor& out = sg.tensors[op.outputs[0]];
+          out.buffer = AddTypedBuffer(model, values);
+          continue;  // the op is gone
+        }
+      }
+      kept.push_back(std::move(op));
+    }
+    sg.operators = std::move(kept);
+  }
+}
+
+absl::StatusOr<std::vector<bool>> Exclusions(const ir::Subgraph& sg,
+                                             const std::vector<std::string>& rules) {
+  std::vector<bool> excluded(sg.operators.size(), false);
+  for (const std::string& rule : rules) {
+    int index = -1;
+    bool matched = false;
+    std::optional<std::regex> re;
+    if (rule.rfind("re:", 0) == 0) {
+      try {
+        re.emplace(rule.substr(3));
+      } catch (const std::regex_error& e) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--exclude-op ", rule, ": bad regular expression: ", e.what()));
+      }
+    }
+    const bool numeric = absl::SimpleAtoi(rule, &index);
+    for (size_t i = 0; i < sg.operators.size(); ++i) {
+      const ir::Operator& op = sg.operators[i];
+      bool hit = numeric ? static_cast<int>(i) == index : op.DisplayName() == rule;
+      for (int32_t o : op.outputs) {
+        const std::string& name = sg.tensors[o].name;
+        if (re.has_value() ? std::regex_search(name, *re) : name == rule) hit = true;
+      }
+      if (hit) {
+        excluded[i] = true;
+        matched = true;
+      }
+    }
+    if (!matched) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--exclude-op ", rule,
+          ": matches no op (expected an op index, an op type such as CONV_2D, "
+          "an output tensor name, or re:REGEX)"));
+    }
+  }
+  return excluded;
+}
+
+}  // namespace
+
+absl::StatusOr<Scheme> ParseScheme(const std::string& text) {
+  if (text == "int8") return Scheme::kInt8;
+  if (text == "int16x8") return Scheme::kInt16x8;
+  if (text == "dynamic") return Scheme::kDynamic;
+  if (text == "float16") return Scheme::kFloat16;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--scheme ", text, ": expected int8, int16x8, dynamic or float16"));
+}
+
+std::string SchemeName(Scheme scheme) {
+  switch (scheme) {
+    case Scheme::kInt8:
+      return "int8";
+    case Scheme::kInt16x8:
+      return "int16x8";
+    case Scheme::kDynamic:
+      return "dynamic";
+    case Scheme::kFloat16:
+      return "float16";
+  }
+  return "?";
+}
+
+absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
+                                        const calibration::StatsFile* stats,
+                                        const QuantizeOptions& options) {
+  if (model.subgraphs.empty()) {
+    return absl::InvalidArgumentError("model has no subgraph");
+  }
+  for (const ir::Subgraph& sg : model.subgraphs) {
+    for (const ir::Tensor& t : sg.tensors) {
+      if (IsQuantizedTensor(t)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "model is already quantized (tensor '", t.name, "' is ",
+            ir::DataTypeName(t.type), " with a scale); qforge quantizes float models"));
+      }
+    }
+  }
+  const bool integer =
+      options.scheme == Scheme::kInt8 || options.scheme == Scheme::kInt16x8;
+  if (integer && stats == nullptr) {
+    return absl::InvalidArgumentError(
+        "the int8 and int16x8 schemes need calibration statistics (--stats or --data)");
+  }
+  const ir::DataType q = options.scheme == Scheme::kInt16x8 ? ir::DataType::kInt16
+                                                            : ir::DataType::kInt8;
+  for (ir::DataType io : {options.input_type, options.output_type}) {
+    if (io != ir::DataType::kFloat32 && !(integer && io == q)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input/output type ", ir::DataTypeName(io), " does not go with scheme ",
+          SchemeName(options.scheme), " (float32, or ", ir::DataTypeName(q),
+          " for integer schemes)"));
+    }
+  }
+  QuantizeResult result;
+  result.model = model;
+  FoldFloat16Dequantize(result.model);
+  ASSIGN_OR_RETURN(std::vector<bool> excluded,
+                   Exclusions(result.model.subgraphs[0], options.exclude));
+  switch (options.scheme) {
+    case Scheme::kInt8:
+    case Scheme::kInt16x8: {
+      IntegerPass pass(result.model, *stats, options, excluded, result);
+      RETURN_IF_ERROR(pass.Run());
+      break;
+    }
+    case Scheme::kDynamic:
+      RETURN_IF_ERROR(DynamicRangePass(result.model, options, excluded, result));
+      break;
+    case Scheme::kFloat16:
+      RETURN_IF_ERROR(Float16Pass(result.model, excluded, result));
+      break;
+  }
+  if (options.strict && !result.kept_float.empty()) {
+    std::vector<std::string> ops;
+    for (const KeptFloat& k : result.kept_float) {
+      ops.push_back(absl::StrCat(k.op_index, " ", k.op_name, " (", k.reason, ")"));
+    }
+    return absl::UnimplementedError(absl::StrCat(
+        "--strict: ", ops.size(), " ops would stay float: ", absl::StrJoin(ops, "; ")));
+  }
+  for (ir::Subgraph& sg : result.model.subgraphs) {
+    for (ir::Operator& op : sg.operators) op.version = QuantizedOpVersion(sg, op);
+  }
+  ir::CompactTensors(result.model);
+  absl::Status valid = ir::ValidateModel(result.model);
+  if (!valid.ok()) {
+    return absl::InternalError(absl::StrCat("quantized model is invalid: ", valid.message()));
+  }
+  return result;
+}
+
+}  // namespace qforge::quantizer

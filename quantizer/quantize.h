@@ -1,0 +1,65 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// From a float model and calibration statistics to a quantized model.
+//   int8     full integer: asymmetric int8 activations, per-channel
+//            symmetric int8 weights, int32 bias
+//   int16x8  symmetric int16 activations, int8 weights, int64 bias for
+//            CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED
+//   dynamic  int8 weights only; activations stay float (hybrid kernels)
+//   float16  float16 weights behind DEQUANTIZE
+// Ops without an integer form (or excluded) stay float; QUANTIZE and
+// DEQUANTIZE ops are placed at the borders of float regions.
+#ifndef QFORGE_QUANTIZER_QUANTIZE_H_
+#define QFORGE_QUANTIZER_QUANTIZE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "calibration/range.h"
+#include "calibration/stats_file.h"
+#include "ir/model.h"
+
+namespace qforge::quantizer {
+
+enum class Scheme { kInt8, kInt16x8, kDynamic, kFloat16 };
+
+absl::StatusOr<Scheme> ParseScheme(const std::string& text);
+std::string SchemeName(Scheme scheme);
+
+struct QuantizeOptions {
+  Scheme scheme = Scheme::kInt8;
+  calibration::RangeSpec range;
+  // Types of the model's inputs and outputs: float32 (QUANTIZE/DEQUANTIZE
+  // inside the model), int8 / uint8 (int8 scheme), int16 (int16x8).
+  ir::DataType input_type = ir::DataType::kFloat32;
+  ir::DataType output_type = ir::DataType::kFloat32;
+  // Ops kept float: op index ("12"), op type ("CONV_2D"), output tensor
+  // name, or a regular expression over tensor names ("re:^head/.*").
+  std::vector<std::string> exclude;
+  bool strict = false;         // fail if any op has to stay float
+  bool fc_per_tensor = false;  // FULLY_CONNECTED weights per tensor
+};
+
+struct KeptFloat {
+  int op_index;
+  std::string op_name;
+  std::string reason;
+};
+
+struct QuantizeResult {
+  ir::Model model;
+  int ops_quantized = 0;
+  std::vector<KeptFloat> kept_float;
+};
+
+// `stats` is required for int8 / int16x8 and ignored by dynamic / float16.
+// Errors: InvalidArgument for NaN/Inf weights, an already quantized model,
+// missing statistics; Unimplemented (exit code 3) for --strict failures.
+absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
+                                        const calibration::StatsFile* stats,
+                                        const QuantizeOptions& options);
+
+}  // namespace qforge::quantizer
+
+#endif  // QFORGE_QUANTIZER_QUANTIZE_H_

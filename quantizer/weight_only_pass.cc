@@ -1,0 +1,142 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "quantizer/weight_only_pass.h"
+
+#include <cmath>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "numerics/quant_params.h"
+#include "quantizer/graph_edit.h"
+#include "runtime/kernels/elementwise_half.h"
+
+namespace qforge::quantizer {
+namespace {
+
+// TFLite's dynamic-range quantizer leaves small weights float: they cost
+// little and hybrid kernels gain nothing on them.
+constexpr int64_t kMinWeightElements = 1024;
+
+// The weight input and per-channel axis of ops with hybrid kernels.
+struct HybridWeight {
+  int input;
+  int axis;  // -1: per tensor
+};
+
+std::optional<HybridWeight> HybridWeightOf(ir::OpKind kind) {
+  if (kind == ir::OpKind::kFullyConnected) return HybridWeight{1, -1};
+  if (kind == ir::OpKind::kConv2D) return HybridWeight{1, 0};
+  if (kind == ir::OpKind::kDepthwiseConv2D) return HybridWeight{1, 3};
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::Status DynamicRangePass(ir::Model& model, const QuantizeOptions& options,
+                              const std::vector<bool>& excluded,
+                              QuantizeResult& result) {
+  ir::Subgraph& sg = model.subgraphs[0];
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    ir::Operator& op = sg.operators[i];
+    const std::optional<HybridWeight> hw = HybridWeightOf(op.kind);
+    if (excluded[i] || !hw.has_value()) {
+      result.kept_float.push_back({static_cast<int>(i), op.DisplayName(),
+                                   excluded[i] ? "excluded (--exclude-op)"
+                                               : "no hybrid kernel"});
+      continue;
+    }
+    if (static_cast<size_t>(hw->input) >= op.inputs.size() || op.inputs[hw->input] < 0) continue;
+    const int32_t w = op.inputs[hw->input];
+    const ir::Tensor& src = sg.tensors[w];
+    if (src.type != ir::DataType::kFloat32 || !IsConstant(model, src) ||
+        src.NumElements().value_or(0) < kMinWeightElements) {
+      result.kept_float.push_back({static_cast<int>(i), op.DisplayName(),
+                                   "weights not a large float constant"});
+      continue;
+    }
+    const std::vector<float> values = FloatValues(model, src);
+    RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
+    int axis = hw->axis;
+    if (op.kind == ir::OpKind::kFullyConnected && !options.fc_per_tensor) axis = -1;
+    const int64_t channels = axis < 0 ? 1 : src.shape[axis];
+    int64_t inner = 1;
+    for (size_t d = axis + 1; axis >= 0 && d < src.shape.size(); ++d) inner *= src.shape[d];
+    std::vector<float> absmax(channels, 0.0f);
+    for (size_t k = 0; k < values.size(); ++k) {
+      const int64_t c = axis < 0 ? 0 : (static_cast<int64_t>(k) / inner) % channels;
+      absmax[c] = std::max(absmax[c], std::fabs(values[k]));
+    }
+    std::vector<float> scales(channels);
+    for (int64_t c = 0; c < channels; ++c) {
+      scales[c] = numerics::ChooseSymmetric(absmax[c], 127).scale;
+    }
+    std::vector<int8_t> data(values.size());
+    for (size_t k = 0; k < values.size(); ++k) {
+      const int64_t c = axis < 0 ? 0 : (static_cast<int64_t>(k) / inner) % channels;
+      data[k] = static_cast<int8_t>(
+          numerics::QuantizeValue(values[k], {scales[c], 0}, -127, 127));
+    }
+    const int32_t q = AddTensorLike(sg, src, ir::DataType::kInt8, "_quantized");
+    sg.tensors[q].buffer = AddTypedBuffer(model, data);
+    ir::Quantization quant;
+    quant.scale = scales;
+    quant.zero_point.assign(channels, 0);
+    quant.quantized_dimension = axis < 0 ? 0 : axis;
+    sg.tensors[q].quantization = quant;
+    op.inputs[hw->input] = q;
+    // Hybrid FULLY_CONNECTED quantizes its input per row, asymmetrically.
+    if (auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {
+      fc->asymmetric_quantize_inputs = true;
+    } else if (op.kind == ir::OpKind::kFullyConnected) {
+      ir::FullyConnectedOptions fc;
+      fc.asymmetric_quantize_inputs = true;
+      op.options = fc;
+    }
+    ++result.ops_quantized;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Float16Pass(ir::Model& model, const std::vector<bool>& excluded,
+                         QuantizeResult& result) {
+  ir::Subgraph& sg = model.subgraphs[0];
+  std::vector<ir::Operator> ops;
+  std::map<int32_t, bool> converted;  // float constant -> done
+  std::vector<bool> consumed_by_kept(sg.tensors.size(), false);
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    if (!excluded[i]) continue;
+    for (int32_t t : sg.operators[i].inputs) {
+      if (t >= 0) consumed_by_kept[t] = true;
+    }
+  }
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    ir::Operator& op = sg.operators[i];
+    bool any = false;
+    for (int32_t t : op.inputs) {
+      if (t < 0 || excluded[i] || consumed_by_kept[t] || converted.count(t)) continue;
+      ir::Tensor& src = sg.tensors[t];
+      if (src.type != ir::DataType::kFloat32 || !IsConstant(model, src) ||
+          src.NumElements().value_or(0) < 2) {
+        continue;
+      }
+      const std::vector<float> values = FloatValues(model, src);
+      RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
+      std::vector<uint16_t> half(values.size());
+      for (size_t k = 0; k < values.size(); ++k) half[k] = runtime::FloatToHalf(values[k]);
+      // The float16 constant feeds a DEQUANTIZE that recreates the float
+      // tensor under its original index and name.
+      const int32_t h = AddTensorLike(sg, sg.tensors[t], ir::DataType::kFloat16, "_fp16");
+      sg.tensors[h].buffer = AddTypedBuffer(model, half);
+      sg.tensors[t].buffer = 0;
+      ops.push_back(MakeOp(ir::OpKind::kDequantize, {h}, {t}));
+      converted[t] = true;
+      any = true;
+    }
+    if (any) ++result.ops_quantized;
+    ops.push_back(std::move(op));
+  }
+  sg.operators = std::move(ops);
+  return absl::OkStatus();
+}
+
+}  // namespace qforge::quantizer

@@ -1,0 +1,25 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Schemes that change weights only: dynamic-range (int8 weights for the ops
+// TFLite runs as hybrid kernels) and float16 (weights behind DEQUANTIZE).
+#ifndef QFORGE_QUANTIZER_WEIGHT_ONLY_PASS_H_
+#define QFORGE_QUANTIZER_WEIGHT_ONLY_PASS_H_
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "ir/model.h"
+#include "quantizer/quantize.h"
+
+namespace qforge::quantizer {
+
+absl::Status DynamicRangePass(ir::Model& model, const QuantizeOptions& options,
+                              const std::vector<bool>& excluded,
+                              QuantizeResult& result);
+
+absl::Status Float16Pass(ir::Model& model, const std::vector<bool>& excluded,
+                         QuantizeResult& result);
+
+}  // namespace qforge::quantizer
+
+#endif  // QFORGE_QUANTIZER_WEIGHT_ONLY_PASS_H_

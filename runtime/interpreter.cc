@@ -1,0 +1,572 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "runtime/interpreter.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "runtime/kernel.h"
+#include "runtime/memory_plan.h"
+
+namespace qforge::runtime {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+size_t AlignUp(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
+
+// 64-byte aligned heap memory whose content is not preserved on growth.
+class AlignedBuffer {
+ public:
+  uint8_t* Reserve(size_t bytes) {
+    if (bytes > capacity_) {
+      capacity_ = AlignUp(std::max<size_t>(bytes, 1));
+      ptr_.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlignment, capacity_)));
+    }
+    return ptr_.get();
+  }
+  uint8_t* data() const { return ptr_.get(); }
+  size_t capacity() const { return capacity_; }
+
+ private:
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, Free> ptr_;
+  size_t capacity_ = 0;
+};
+
+struct OpSlot {
+  const ir::Operator* op = nullptr;
+  const KernelDef* kernel = nullptr;
+  std::unique_ptr<KernelState> state;
+  std::vector<Dims> prepared_input_shapes;
+  bool prepared = false;
+  bool shape_depends_on_data = false;
+  bool folded = false;
+};
+
+enum class Storage : uint8_t {
+  kActivation,  // arena (or heap until planned)
+  kConstant,    // file buffer, used in place
+  kFolded,      // computed once at creation
+  kVariable,    // persistent, reset each run
+  kInput,       // entry-subgraph input, copied in
+};
+
+struct SubgraphExec {
+  int index = 0;
+  const ir::Subgraph* sg = nullptr;
+  bool reachable = false;
+  std::vector<RtTensor> tensors;
+  std::vector<Storage> storage;
+  std::vector<AlignedBuffer> owned;  // per tensor heap storage
+  std::vector<OpSlot> ops;
+  std::vector<int> first_def, last_use;  // op indices; -1 = before op 0
+  // Memory plan for activations.
+  AlignedBuffer arena;
+  std::vector<int64_t> arena_offset;   // -1: not in the arena
+  std::vector<size_t> arena_capacity;  // bytes reserved per tensor
+  bool plan_valid = false;
+  bool plan_dirty = false;
+  size_t arena_bytes = 0;
+};
+
+absl::StatusOr<size_t> TensorBytes(const RtTensor& t) {
+  // A resource tensor holds an int32 handle per element (as in TFLite).
+  if (t.type == ir::DataType::kResource) {
+    return static_cast<size_t>(t.NumElements()) * sizeof(int32_t);
+  }
+  const std::optional<int64_t> bytes = ir::DenseByteSize(t.type, t.NumElements());
+  if (!bytes.has_value() || *bytes < 0) {
+    return absl::UnimplementedError(
+        absl::StrCat("tensor '", t.name(), "' has type ",
+                     ir::DataTypeName(t.type), ", which qforge cannot run"));
+  }
+  return static_cast<size_t>(*bytes);
+}
+
+Dims ToDims(const std::vector<int32_t>& v) { return Dims(v.begin(), v.end()); }
+
+}  // namespace
+
+class Interpreter::Impl : public SubgraphRunner {
+ public:
+  Impl(const ir::Model& model, const InterpreterOptions& options)
+      : model_(model), options_(options), pool_(options.threads) {}
+
+  absl::Status Init();
+  absl::Status Run(absl::Span<const ir::HostTensor> inputs,
+                   TensorObserver* observer);
+
+  // SubgraphRunner.
+  absl::Status InvokeSubgraph(int index, absl::Span<RtTensor* const> inputs,
+                              absl::Span<RtTensor* const> outputs) override;
+  absl::Status ResizeTensor(RtTensor* tensor, Dims shape) override;
+  void MarkShapeDependsOnData(int subgraph, int op_index) override {
+    execs_[subgraph].ops[op_index].shape_depends_on_data = true;
+  }
+  ir::HostTensor* Resource(const std::string& key) override {
+    return &resources_[key];
+  }
+
+  SubgraphExec& entry() { return execs_[options_.subgraph]; }
+  const SubgraphExec& entry() const { return execs_[options_.subgraph]; }
+
+ private:
+  absl::Status InitSubgraph(SubgraphExec& exec);
+  absl::Status FoldConstants(SubgraphExec& exec);
+  void MarkReachable(int index);
+  absl::Status RunOps(SubgraphExec& exec);
+  absl::Status RunOp(SubgraphExec& exec, int i, bool folding);
+  absl::Status Allocate(SubgraphExec& exec, int t);
+  void ResetForRun(SubgraphExec& exec);
+  void Plan(SubgraphExec& exec);
+  SubgraphExec* Owner(const RtTensor* tensor, int* index);
+
+  const ir::Model& model_;
+  InterpreterOptions options_;
+  ThreadPool pool_;
+  std::vector<SubgraphExec> execs_;
+  std::map<std::string, ir::HostTensor> resources_;
+  // Storage of tensors kernels own (e.g. loop state) that ResizeTensor grew.
+  std::map<const RtTensor*, AlignedBuffer> external_;
+  TensorObserver* observer_ = nullptr;
+};
+
+void Interpreter::Impl::MarkReachable(int index) {
+  SubgraphExec& exec = execs_[index];
+  if (exec.reachable) return;
+  exec.reachable = true;
+  for (const ir::Operator& op : exec.sg->operators) {
+    if (const auto* w = std::get_if<ir::WhileOptions>(&op.options)) {
+      MarkReachable(w->cond_subgraph);
+      MarkReachable(w->body_subgraph);
+    } else if (const auto* f = std::get_if<ir::IfOptions>(&op.options)) {
+      MarkReachable(f->then_subgraph);
+      MarkReachable(f->else_subgraph);
+    } else if (const auto* c = std::get_if<ir::CallOnceOptions>(&op.options)) {
+      MarkReachable(c->init_subgraph);
+    }
+  }
+}
+
+absl::Status Interpreter::Impl::Init() {
+  if (options_.subgraph < 0 ||
+      static_cast<size_t>(options_.subgraph) >= model_.subgraphs.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model has no subgraph ", options_.subgraph));
+  }
+  execs_.resize(model_.subgraphs.size());
+  for (size_t i = 0; i < execs_.size(); ++i) {
+    execs_[i].index = static_cast<int>(i);
+    execs_[i].sg = &model_.subgraphs[i];
+  }
+  MarkReachable(options_.subgraph);
+  for (SubgraphExec& exec : execs_) {
+    if (exec.reachable) RETURN_IF_ERROR(InitSubgraph(exec));
+  }
+  for (SubgraphExec& exec : execs_) {
+    if (exec.reachable) RETURN_IF_ERROR(FoldConstants(exec));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
+  const ir::Subgraph& sg = *exec.sg;
+  const size_t n = sg.tensors.size();
+  exec.tensors.resize(n);
+  exec.storage.assign(n, Storage::kActivation);
+  exec.owned.resize(n);
+  exec.arena_offset.assign(n, -1);
+  exec.arena_capacity.assign(n, 0);
+  exec.first_def.assign(n, -1);
+  exec.last_use.assign(n, -1);
+  for (size_t t = 0; t < n; ++t) {
+    const ir::Tensor& it = sg.tensors[t];
+    RtTensor& rt = exec.tensors[t];
+    rt.ir = &it;
+    rt.type = it.type;
+    rt.shape = ToDims(it.shape);
+    rt.is_variable = it.is_variable;
+    const bool has_data = it.buffer != 0 && it.buffer < model_.buffers.size() &&
+                          !model_.buffers[it.buffer].data.empty();
+    if (it.is_variable) {
+      exec.storage[t] = Storage::kVariable;
+    } else if (has_data) {
+      exec.storage[t] = Storage::kConstant;
+      const std::vector<uint8_t>& data = model_.buffers[it.buffer].data;
+      // Kernels never write their inputs; constants are used in place.
+      rt.data = const_cast<uint8_t*>(data.data());
+      rt.bytes = data.size();
+      rt.is_constant = true;
+    }
+  }
+  for (int32_t in : sg.inputs) {
+    if (exec.storage[in] == Storage::kActivation) exec.storage[in] = Storage::kInput;
+  }
+  exec.ops.resize(sg.operators.size());
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    const ir::Operator& op = sg.operators[i];
+    OpSlot& slot = exec.ops[i];
+    slot.op = &op;
+    slot.kernel = FindKernel(model_, sg, op);
+    if (slot.kernel == nullptr) {
+      return absl::UnimplementedError(absl::StrCat(
+          "subgraph ", exec.index, " op ", i, " (", op.DisplayName(),
+          "): qforge has no kernel for this op"));
+    }
+    for (int32_t in : op.inputs) {
+      if (in >= 0) exec.last_use[in] = static_cast<int>(i);
+    }
+    for (int32_t out : op.outputs) exec.first_def[out] = static_cast<int>(i);
+  }
+  const int end = static_cast<int>(sg.operators.size());
+  for (int32_t out : sg.outputs) exec.last_use[out] = end;
+  // Variables and their initial values.
+  for (size_t t = 0; t < n; ++t) {
+    if (exec.storage[t] != Storage::kVariable) continue;
+    ASSIGN_OR_RETURN(size_t bytes, TensorBytes(exec.tensors[t]));
+    exec.tensors[t].data = exec.owned[t].Reserve(bytes);
+    exec.tensors[t].bytes = bytes;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Interpreter::Impl::FoldConstants(SubgraphExec& exec) {
+  for (size_t i = 0; i < exec.ops.size(); ++i) {
+    const ir::Operator& op = *exec.ops[i].op;
+    switch (op.kind) {
+      case ir::OpKind::kWhile:
+      case ir::OpKind::kIf:
+      case ir::OpKind::kCallOnce:
+      case ir::OpKind::kVarHandle:
+      case ir::OpKind::kReadVariable:
+      case ir::OpKind::kAssignVariable:
+        continue;
+      default:
+        break;
+    }
+    if (op.inputs.empty() || op.outputs.empty()) continue;
+    bool all_constant = true;
+    for (int32_t in : op.inputs) {
+      if (in >= 0 && !exec.tensors[in].is_constant) all_constant = false;
+    }
+    if (!all_constant) continue;
+    RETURN_IF_ERROR(RunOp(exec, static_cast<int>(i), /*folding=*/true));
+    exec.ops[i].folded = true;
+    for (int32_t out : op.outputs) {
+      exec.storage[out] = Storage::kFolded;
+      exec.tensors[out].is_constant = true;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Interpreter::Impl::Allocate(SubgraphExec& exec, int t) {
+  RtTensor& rt = exec.tensors[t];
+  ASSIGN_OR_RETURN(size_t bytes, TensorBytes(rt));
+  if (exec.storage[t] == Storage::kActivation && exec.plan_valid &&
+      exec.arena_offset[t] >= 0 && bytes <= exec.arena_capacity[t]) {
+    rt.data = exec.arena.data() + exec.arena_offset[t];
+    rt.bytes = exec.arena_capacity[t];
+    return absl::OkStatus();
+  }
+  if (exec.storage[t] == Storage::kActivation) exec.plan_dirty = true;
+  rt.data = exec.owned[t].Reserve(bytes);
+  rt.bytes = exec.owned[t].capacity();
+  return absl::OkStatus();
+}
+
+absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
+  OpSlot& slot = exec.ops[i];
+  const ir::Operator& op = *slot.op;
+  std::vector<RtTensor*> inputs, outputs;
+  inputs.reserve(op.inputs.size());
+  outputs.reserve(op.outputs.size());
+  for (int32_t in : op.inputs) {
+    inputs.push_back(in >= 0 ? &exec.tensors[in] : nullptr);
+  }
+  for (int32_t out : op.outputs) outputs.push_back(&exec.tensors[out]);
+  OpContext ctx(op, exec.index, i, inputs, outputs, &pool_, this, &slot.state);
+
+  bool need_prepare = !slot.prepared || slot.shape_depends_on_data ||
+                      slot.prepared_input_shapes.size() != inputs.size();
+  if (!need_prepare) {
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const Dims& now = inputs[k] ? inputs[k]->shape : Dims{};
+      if (now != slot.prepared_input_shapes[k]) {
+        need_prepare = true;
+        break;
+      }
+    }
+  }
+  if (need_prepare) {
+    RETURN_IF_ERROR(slot.kernel->prepare(ctx));
+    slot.prepared = true;
+    slot.prepared_input_shapes.clear();
+    for (RtTensor* in : inputs) {
+      slot.prepared_input_shapes.push_back(in ? in->shape : Dims{});
+    }
+  }
+  for (int32_t out : op.outputs) {
+    if (exec.storage[out] == Storage::kVariable) continue;
+    if (folding) {
+      RtTensor& rt = exec.tensors[out];
+      ASSIGN_OR_RETURN(size_t bytes, TensorBytes(rt));
+      rt.data = exec.owned[out].Reserve(bytes);
+      rt.bytes = exec.owned[out].capacity();
+    } else {
+      RETURN_IF_ERROR(Allocate(exec, out));
+    }
+  }
+  RETURN_IF_ERROR(slot.kernel->eval(ctx));
+  if (observer_ != nullptr && !folding) {
+    for (int32_t out : op.outputs) {
+      observer_->Observe(exec.index, i, out, exec.tensors[out]);
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Interpreter::Impl::ResetForRun(SubgraphExec& exec) {
+  for (size_t t = 0; t < exec.tensors.size(); ++t) {
+    RtTensor& rt = exec.tensors[t];
+    switch (exec.storage[t]) {
+      case Storage::kActivation:
+        rt.data = nullptr;
+        break;
+      case Storage::kVariable: {
+        // Initial value: the file's buffer, else zeros.
+        const ir::Tensor& it = *rt.ir;
+        rt.shape = ToDims(it.shape);
+        std::memset(rt.data, 0, rt.bytes);
+        if (it.buffer != 0 && it.buffer < model_.buffers.size()) {
+          const std::vector<uint8_t>& init = model_.buffers[it.buffer].data;
+          std::memcpy(rt.data, init.data(), std::min(init.size(), rt.bytes));
+        }
+        break;
+      }
+      case Storage::kConstant:
+      case Storage::kFolded:
+      case Storage::kInput:
+        break;
+    }
+  }
+}
+
+absl::Status Interpreter::Impl::RunOps(SubgraphExec& exec) {
+  for (size_t i = 0; i < exec.ops.size(); ++i) {
+    if (exec.ops[i].folded) continue;
+    RETURN_IF_ERROR(RunOp(exec, static_cast<int>(i), /*folding=*/false));
+  }
+  if (!exec.plan_valid || exec.plan_dirty) Plan(exec);
+  return absl::OkStatus();
+}
+
+void Interpreter::Impl::Plan(SubgraphExec& exec) {
+  std::vector<PlanItem> items;
+  for (size_t t = 0; t < exec.tensors.size(); ++t) {
+    if (exec.storage[t] != Storage::kActivation) continue;
+    const RtTensor& rt = exec.tensors[t];
+    absl::StatusOr<size_t> bytes = TensorBytes(rt);
+    if (!bytes.ok() || exec.first_def[t] < 0) continue;
+    items.push_back(PlanItem{static_cast<int>(t), AlignUp(*bytes),
+                             exec.first_def[t],
+                             std::max(exec.last_use[t], exec.first_def[t])});
+  }
+  const MemoryPlan plan = PlanArena(items, kAlignment);
+  std::fill(exec.arena_offset.begin(), exec.arena_offset.end(), -1);
+  for (size_t k = 0; k < items.size(); ++k) {
+    exec.arena_offset[items[k].id] = static_cast<int64_t>(plan.offsets[k]);
+    exec.arena_capacity[items[k].id] = items[k].bytes;
+  }
+  exec.arena.Reserve(plan.total_bytes);
+  exec.arena_bytes = plan.total_bytes;
+  exec.plan_valid = true;
+  exec.plan_dirty = false;
+}
+
+SubgraphExec* Interpreter::Impl::Owner(const RtTensor* tensor, int* index) {
+  for (SubgraphExec& exec : execs_) {
+    if (exec.tensors.empty()) continue;
+    const RtTensor* begin = exec.tensors.data();
+    if (tensor >= begin && tensor < begin + exec.tensors.size()) {
+      *index = static_cast<int>(tensor - begin);
+      return &exec;
+    }
+  }
+  return nullptr;
+}
+
+absl::Status Interpreter::Impl::ResizeTensor(RtTensor* tensor, Dims shape) {
+  int index = -1;
+  SubgraphExec* exec = Owner(tensor, &index);
+  tensor->shape = std::move(shape);
+  ASSIGN_OR_RETURN(size_t bytes, TensorBytes(*tensor));
+  if (exec == nullptr) {
+    // A tensor a kernel owns: its storage lives as long as the interpreter.
+    if (bytes <= tensor->bytes && tensor->data != nullptr) return absl::OkStatus();
+    AlignedBuffer& buffer = external_[tensor];
+    tensor->data = buffer.Reserve(bytes);
+    tensor->bytes = buffer.capacity();
+    return absl::OkStatus();
+  }
+  if (bytes <= tensor->bytes && tensor->data != nullptr) return absl::OkStatus();
+  if (exec->storage[index] == Storage::kActivation) exec->plan_dirty = true;
+  tensor->data = exec->owned[index].Reserve(bytes);
+  tensor->bytes = exec->owned[index].capacity();
+  return absl::OkStatus();
+}
+
+absl::Status Interpreter::Impl::InvokeSubgraph(
+    int index, absl::Span<RtTensor* const> inputs,
+    absl::Span<RtTensor* const> outputs) {
+  if (index < 0 || static_cast<size_t>(index) >= execs_.size() ||
+      !execs_[index].reachable) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("invoke of unknown subgraph ", index));
+  }
+  SubgraphExec& exec = execs_[index];
+  const ir::Subgraph& sg = *exec.sg;
+  if (inputs.size() != sg.inputs.size() || outputs.size() != sg.outputs.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "subgraph ", index, " takes ", sg.inputs.size(), " inputs and gives ",
+        sg.outputs.size(), " outputs; the caller passes ", inputs.size(),
+        " and ", outputs.size()));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const int t = sg.inputs[i];
+    RtTensor& dst = exec.tensors[t];
+    if (dst.type != inputs[i]->type) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "subgraph ", index, " input ", i, " '", dst.name(), "' is ",
+          ir::DataTypeName(dst.type), ", the caller passes ",
+          ir::DataTypeName(inputs[i]->type)));
+    }
+    dst.shape = inputs[i]->shape;
+    ASSIGN_OR_RETURN(size_t bytes, TensorBytes(dst));
+    if (exec.storage[t] == Storage::kVariable || exec.storage[t] == Storage::kConstant) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "subgraph ", index, " input '", dst.name(), "' is not writable"));
+    }
+    exec.storage[t] = Storage::kInput;
+    dst.data = exec.owned[t].Reserve(bytes);
+    dst.bytes = exec.owned[t].capacity();
+    if (bytes > 0) std::memcpy(dst.data, inputs[i]->data, bytes);
+  }
+  for (size_t t = 0; t < exec.tensors.size(); ++t) {
+    if (exec.storage[t] == Storage::kActivation) exec.tensors[t].data = nullptr;
+  }
+  RETURN_IF_ERROR(RunOps(exec));
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const RtTensor& src = exec.tensors[sg.outputs[i]];
+    if (outputs[i]->type != src.type) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "subgraph ", index, " output ", i, " '", src.name(), "' is ",
+          ir::DataTypeName(src.type), ", the caller expects ",
+          ir::DataTypeName(outputs[i]->type)));
+    }
+    RETURN_IF_ERROR(ResizeTensor(outputs[i], src.shape));
+    ASSIGN_OR_RETURN(size_t bytes, TensorBytes(src));
+    if (bytes > 0 && outputs[i]->data != src.data) {
+      std::memmove(outputs[i]->data, src.data, bytes);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Interpreter::Impl::Run(absl::Span<const ir::HostTensor> inputs,
+                                    TensorObserver* observer) {
+  SubgraphExec& exec = entry();
+  const ir::Subgraph& sg = *exec.sg;
+  if (inputs.size() != sg.inputs.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "model takes ", sg.inputs.size(), " inputs, got ", inputs.size()));
+  }
+  resources_.clear();
+  for (SubgraphExec& e : execs_) {
+    if (e.reachable) ResetForRun(e);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const int t = sg.inputs[i];
+    RtTensor& rt = exec.tensors[t];
+    const ir::Tensor& it = *rt.ir;
+    const ir::HostTensor& given = inputs[i];
+    const std::vector<int32_t>& sig =
+        it.shape_signature.empty() ? it.shape : it.shape_signature;
+    bool fits = given.type() == it.type && given.shape().size() == sig.size();
+    for (size_t d = 0; fits && d < sig.size(); ++d) {
+      // Dynamic dims take any size; so does the batch dim, as TFLite lets
+      // callers resize it.
+      fits = sig[d] < 0 || d == 0 || given.shape()[d] == sig[d];
+    }
+    if (!fits) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input ", i, " '", it.name, "': got ", given.DebugString(),
+          ", the model takes ", ir::DataTypeName(it.type),
+          ir::ShapeString(sig)));
+    }
+    if (exec.storage[t] == Storage::kConstant ||
+        exec.storage[t] == Storage::kVariable) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input ", i, " '", it.name, "' is a constant or variable tensor"));
+    }
+    rt.shape = Dims(given.shape().begin(), given.shape().end());
+    rt.data = exec.owned[t].Reserve(given.ByteSize());
+    rt.bytes = exec.owned[t].capacity();
+    if (given.ByteSize() > 0) std::memcpy(rt.data, given.data(), given.ByteSize());
+  }
+  observer_ = observer;
+  if (observer_ != nullptr) {
+    for (int32_t t : sg.inputs) observer_->Observe(exec.index, -1, t, exec.tensors[t]);
+  }
+  absl::Status status = RunOps(exec);
+  observer_ = nullptr;
+  return status;
+}
+
+Interpreter::Interpreter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Interpreter::~Interpreter() = default;
+
+absl::StatusOr<std::unique_ptr<Interpreter>> Interpreter::Create(
+    const ir::Model& model, const InterpreterOptions& options) {
+  auto impl = std::make_unique<Impl>(model, options);
+  RETURN_IF_ERROR(impl->Init());
+  return std::unique_ptr<Interpreter>(new Interpreter(std::move(impl)));
+}
+
+absl::Status Interpreter::Run(absl::Span<const ir::HostTensor> inputs,
+                              TensorObserver* observer) {
+  return impl_->Run(inputs, observer);
+}
+
+int Interpreter::num_inputs() const {
+  return static_cast<int>(impl_->entry().sg->inputs.size());
+}
+int Interpreter::num_outputs() const {
+  return static_cast<int>(impl_->entry().sg->outputs.size());
+}
+
+const RtTensor& Interpreter::output(int i) const {
+  const SubgraphExec& exec = impl_->entry();
+  return exec.tensors[exec.sg->outputs[i]];
+}
+
+ir::HostTensor Interpreter::OutputHost(int i) const {
+  const RtTensor& rt = output(i);
+  ir::HostTensor out(rt.type, std::vector<int64_t>(rt.shape.begin(), rt.shape.end()));
+  if (out.ByteSize() > 0 && rt.data != nullptr) {
+    std::memcpy(out.data(), rt.data, out.ByteSize());
+  }
+  return out;
+}
+
+size_t Interpreter::arena_bytes() const { return impl_->entry().arena_bytes; }
+
+}  // namespace qforge::runtime

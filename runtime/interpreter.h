@@ -1,0 +1,75 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Runs an ir::Model on the CPU with the float (and, later, integer)
+// kernels.
+//  - Constants: file buffers are used in place; ops whose inputs are all
+//    constant (DEQUANTIZE of float16 weights, DENSIFY of sparse weights,
+//    shape arithmetic) are evaluated once at creation ("folded").
+//  - Memory: the first run allocates per tensor; afterwards every
+//    activation lives in one arena whose offsets are planned from tensor
+//    sizes and lifetimes (tensors that are never alive together share
+//    bytes). Shapes that change between runs trigger a new plan.
+//  - Variables (is_variable tensors, resource variables) start from their
+//    initial value at every Run: a run is one sample.
+//  - Observers see every tensor an op produces, right after the op.
+#ifndef QFORGE_RUNTIME_INTERPRETER_H_
+#define QFORGE_RUNTIME_INTERPRETER_H_
+
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "ir/host_tensor.h"
+#include "ir/model.h"
+#include "runtime/tensor.h"
+
+namespace qforge::runtime {
+
+struct InterpreterOptions {
+  int threads = 0;   // <= 0: all cores
+  int subgraph = 0;  // the entry subgraph
+};
+
+class TensorObserver {
+ public:
+  virtual ~TensorObserver() = default;
+  // `tensor` of `subgraph` was just produced by op `op_index` (-1: it is an
+  // input of the entry subgraph). Valid only during the call.
+  virtual void Observe(int subgraph, int op_index, int tensor_index,
+                       const RtTensor& tensor) = 0;
+};
+
+class Interpreter {
+ public:
+  // `model` must outlive the interpreter. Fails (Unimplemented, exit code 3)
+  // on an op without a kernel, naming it and its index.
+  static absl::StatusOr<std::unique_ptr<Interpreter>> Create(
+      const ir::Model& model, const InterpreterOptions& options = {});
+  ~Interpreter();
+
+  // The entry subgraph's inputs, in order; dynamic (-1) dims take the
+  // given size. Errors name the input and both shapes.
+  absl::Status Run(absl::Span<const ir::HostTensor> inputs,
+                   TensorObserver* observer = nullptr);
+
+  int num_inputs() const;
+  int num_outputs() const;
+  // Valid after a successful Run.
+  const RtTensor& output(int i) const;
+  ir::HostTensor OutputHost(int i) const;
+
+  // Bytes of the activation arena of the entry subgraph (after a run).
+  size_t arena_bytes() const;
+
+  class Impl;
+
+ private:
+  explicit Interpreter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace qforge::runtime
+
+#endif  // QFORGE_RUNTIME_INTERPRETER_H_

@@ -1,0 +1,119 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Window arithmetic, activation ranges and input checks shared by the conv
+// family (see conv_internal.h).
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/kernels/conv_internal.h"
+
+namespace qforge::runtime::conv_internal {
+
+absl::Status ExpectPositive(const OpContext& ctx, const char* name,
+                            int64_t value) {
+  if (value <= 0) {
+    return ctx.Error(absl::StrCat(name, " is ", value, "; it must be > 0"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ComputeWindow(const OpContext& ctx, ir::Padding padding,
+                           const char* what, Window* w) {
+  const int64_t effective = (w->filter - 1) * w->dilation + 1;
+  bool known = false;
+  switch (padding) {
+    case ir::Padding::kSame:
+      w->out = (w->in + w->stride - 1) / w->stride;
+      known = true;
+      break;
+    case ir::Padding::kValid:
+      // C++ division truncates towards zero, as in TFLite.
+      w->out = (w->in - effective + w->stride) / w->stride;
+      known = true;
+      break;
+  }
+  if (!known) {
+    return ctx.Error(absl::StrCat("padding value ", static_cast<int>(padding),
+                                  " is neither SAME nor VALID"));
+  }
+  if (w->out < 0) {
+    return ctx.Error(absl::StrCat(
+        what, ": input size ", w->in, " is smaller than the effective filter ",
+        "size ", effective, " (filter ", w->filter, ", dilation ", w->dilation,
+        ") with VALID padding"));
+  }
+  const int64_t total = (w->out - 1) * w->stride + effective - w->in;
+  w->pad = total > 0 ? total / 2 : 0;
+  return absl::OkStatus();
+}
+
+absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
+                             ActRange* range) {
+  switch (act) {
+    case ir::Activation::kNone:
+      range->lo = std::numeric_limits<float>::lowest();
+      range->hi = std::numeric_limits<float>::max();
+      return absl::OkStatus();
+    case ir::Activation::kRelu:
+      range->lo = 0.0f;
+      range->hi = std::numeric_limits<float>::max();
+      return absl::OkStatus();
+    case ir::Activation::kReluN1To1:
+      range->lo = -1.0f;
+      range->hi = 1.0f;
+      return absl::OkStatus();
+    case ir::Activation::kRelu6:
+      range->lo = 0.0f;
+      range->hi = 6.0f;
+      return absl::OkStatus();
+    case ir::Activation::kTanh:
+      return ctx.Unsupported(
+          "fused activation TANH is not supported on this op");
+    case ir::Activation::kSignBit:
+      return ctx.Unsupported(
+          "fused activation SIGN_BIT is not supported on this op");
+  }
+  return ctx.Error(absl::StrCat("fused activation value ",
+                                static_cast<int>(act), " is unknown"));
+}
+
+absl::Status ExpectFloatInput(const OpContext& ctx, int i, int rank,
+                              const char* role) {
+  const RtTensor* t = ctx.input(i);
+  if (t == nullptr) {
+    return ctx.Error(absl::StrCat("input ", i, " (", role, ") is missing"));
+  }
+  if (t->type != ir::DataType::kFloat32) {
+    return ctx.Unsupported(
+        absl::StrCat("input ", i, " (", role, ") '", t->name(), "' is ",
+                     ir::DataTypeName(t->type), "; this kernel takes float32"));
+  }
+  if (rank >= 0 && t->rank() != rank) {
+    return ctx.Error(absl::StrCat("input ", i, " (", role, ") '", t->name(),
+                                  "' has shape ", DimsString(t->shape),
+                                  "; it must have rank ", rank));
+  }
+  for (int64_t d : t->shape) {
+    if (d < 0) {
+      return ctx.Error(absl::StrCat("input ", i, " (", role, ") '", t->name(),
+                                    "' has a negative dimension ",
+                                    DimsString(t->shape)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExpectFloatOutput(const OpContext& ctx) {
+  if (ctx.num_outputs() < 1 || ctx.output(0) == nullptr) {
+    return ctx.Error("output 0 is missing");
+  }
+  const RtTensor* out = ctx.output(0);
+  if (out->type != ir::DataType::kFloat32) {
+    return ctx.Unsupported(absl::StrCat("output 0 '", out->name(), "' is ",
+                                        ir::DataTypeName(out->type),
+                                        "; this kernel produces float32"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace qforge::runtime::conv_internal

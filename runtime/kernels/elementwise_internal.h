@@ -1,0 +1,272 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Shared machinery of the elementwise kernel family (not for other
+// families): prepare checks, NumPy broadcasting plans, fused activation
+// ranges and the deterministic parallel loops every elementwise eval uses.
+//
+// Broadcasting: prepare builds a BroadcastPlan once per shape (it lives in
+// the op's KernelState, so eval allocates nothing). The plan drops output
+// dims of size 1 and merges neighbouring dims that every input treats alike
+// (all present or all broadcast), so the common cases reduce to a few
+// contiguous rows: same shape -> one row; scalar operand -> one row with
+// stride 0; per-channel [N,H,W,C] + [C] -> N*H*W rows of C.
+//
+// Parallelism: work is cut into chunks whose boundaries depend only on the
+// element count (kGrain); the same chunks run whatever the thread count, so
+// every element takes the same code path and results are bit-identical.
+#ifndef QFORGE_RUNTIME_KERNELS_ELEMENTWISE_INTERNAL_H_
+#define QFORGE_RUNTIME_KERNELS_ELEMENTWISE_INTERNAL_H_
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "ir/options.h"
+#include "runtime/kernel.h"
+
+namespace qforge::runtime::elementwise {
+
+// Broadcasting handles this many dims (TFLite's limit is 6).
+inline constexpr int kMaxBroadcastRank = 8;
+// Elements per parallel chunk.
+inline constexpr int64_t kGrain = 16384;
+
+// ---------------------------------------------------------------- checks --
+
+// Exactly `inputs` inputs (all present) and `outputs` outputs.
+absl::Status CheckArity(const OpContext& ctx, int inputs, int outputs);
+
+// Inputs [0, count) and every output are present.
+absl::Status CheckInputsPresent(const OpContext& ctx, int count);
+
+// Output i must have `type` in the model.
+absl::Status ExpectOutputType(const OpContext& ctx, int i, ir::DataType type);
+
+// Inputs a and b have the same element type.
+absl::Status ExpectSameType(const OpContext& ctx, int a, int b);
+
+// Unimplemented: input i has a type this kernel does not take.
+absl::Status UnsupportedType(const OpContext& ctx, int i);
+
+// True for the integer types shape arithmetic uses (int32, int64).
+inline bool IsShapeInt(ir::DataType t) {
+  return t == ir::DataType::kInt32 || t == ir::DataType::kInt64;
+}
+
+// -------------------------------------------------------------- broadcast --
+
+struct BroadcastPlan {
+  int rank = 1;        // >= 1 after collapsing
+  int num_inputs = 2;  // 2 or 3
+  std::array<int64_t, kMaxBroadcastRank> dims{};
+  // Per input: element stride along each collapsed dim (0 = broadcast).
+  std::array<std::array<int64_t, kMaxBroadcastRank>, 3> strides{};
+  int64_t inner = 1;  // dims[rank - 1]
+  int64_t outer = 1;  // product of dims[0 .. rank - 2]
+  int64_t total = 0;  // output elements
+};
+
+// Builds the plan for inputs of `shapes` (2 or 3 of them) into `out` (the
+// broadcast shape, which the caller has computed). Errors on a rank above
+// kMaxBroadcastRank.
+absl::Status MakeBroadcastPlan(const OpContext& ctx,
+                               absl::Span<const Dims* const> shapes,
+                               absl::Span<const int64_t> out,
+                               BroadcastPlan* plan);
+
+// State of every broadcasting op: its plan, plus op parameters.
+struct BinaryState : KernelState {
+  BroadcastPlan plan;
+  // Fused activation (float and integer forms).
+  float act_min = -std::numeric_limits<float>::infinity();
+  float act_max = std::numeric_limits<float>::infinity();
+  int64_t int_act_min = std::numeric_limits<int64_t>::lowest();
+  int64_t int_act_max = std::numeric_limits<int64_t>::max();
+  bool has_activation = false;
+};
+
+// Prepare of a two-input broadcasting op: arity 2/1, both inputs present,
+// output 0 = broadcast shape, a BinaryState with the plan installed (and
+// returned through `state`).
+absl::Status PrepareBroadcast2(OpContext& ctx, BinaryState** state);
+
+// ------------------------------------------------------------ activation --
+
+// Fills state's activation range as TFLite's CalculateActivationRange does:
+// RELU [0, +inf), RELU6 [0, 6], RELU_N1_TO_1 [-1, 1]; NONE (and TANH /
+// SIGN_BIT, which TFLite's arithmetic kernels ignore) leave values as they
+// are. For integer outputs the same bounds apply to `bits`-wide integers.
+void SetActivation(ir::Activation act, int bits, BinaryState* state);
+
+// The fused activation of ADD/SUB (AddSubOptions) or MUL/DIV
+// (ActivationOptions).
+ir::Activation FusedActivationOf(const ir::Operator& op);
+
+// -------------------------------------------------------------- parallel --
+
+// Runs fn(begin, end) over [0, total) in chunks of `grain` elements.
+template <typename Fn>
+void ParallelChunks(const OpContext& ctx, int64_t total, int64_t grain,
+                    const Fn& fn) {
+  if (total <= 0) return;
+  grain = std::max<int64_t>(grain, 1);
+  const int64_t tasks = (total + grain - 1) / grain;
+  if (tasks == 1) {
+    fn(int64_t{0}, total);
+    return;
+  }
+  if (ctx.pool().num_threads() <= 1) {
+    for (int64_t t = 0; t < tasks; ++t) {
+      fn(t * grain, std::min(total, (t + 1) * grain));
+    }
+    return;
+  }
+  struct Job {
+    const Fn* fn;
+    int64_t total, grain;
+  } job{&fn, total, grain};
+  const Job* p = &job;
+  ctx.pool().ParallelFor(tasks, [p](int64_t t) {
+    (*p->fn)(t * p->grain, std::min(p->total, (t + 1) * p->grain));
+  });
+}
+
+// Offsets of every input's row `row` (a multi-index over the outer dims).
+inline std::array<int64_t, 3> RowOffsets(const BroadcastPlan& plan,
+                                         int64_t row) {
+  std::array<int64_t, 3> off{};
+  for (int d = plan.rank - 2; d >= 0; --d) {
+    const int64_t i = row % plan.dims[d];
+    row /= plan.dims[d];
+    for (int k = 0; k < plan.num_inputs; ++k) off[k] += i * plan.strides[k][d];
+  }
+  return off;
+}
+
+// Runs row_fn(offsets, out_offset, n) over the rows of `plan`: offsets[k]
+// is the element offset of input k's (part of a) row, out_offset the
+// output's; input k steps plan.strides[k][rank-1] (0 or 1) along the n
+// elements. Short rows are grouped into chunks of ~kGrain elements; rows
+// longer than kGrain (same-shape operands collapse into a single row) are
+// cut into equal segments, so both cases spread over the threads.
+template <typename RowFn>
+void ForEachRow(const OpContext& ctx, const BroadcastPlan& plan,
+                const RowFn& row_fn) {
+  if (plan.total == 0) return;
+  const int last = plan.rank - 1;
+  if (plan.inner > kGrain) {
+    const int64_t segments = (plan.inner + kGrain - 1) / kGrain;
+    const int64_t seg_len = (plan.inner + segments - 1) / segments;
+    ParallelChunks(
+        ctx, plan.outer * segments, 1,
+        [&plan, &row_fn, segments, seg_len, last](int64_t begin, int64_t end) {
+          for (int64_t t = begin; t < end; ++t) {
+            const int64_t row = t / segments;
+            const int64_t start = (t % segments) * seg_len;
+            const int64_t n = std::min(plan.inner, start + seg_len) - start;
+            std::array<int64_t, 3> off = RowOffsets(plan, row);
+            for (int k = 0; k < plan.num_inputs; ++k) {
+              off[k] += start * plan.strides[k][last];
+            }
+            row_fn(off, row * plan.inner + start, n);
+          }
+        });
+    return;
+  }
+  const int64_t rows_per_chunk =
+      std::max<int64_t>(1, kGrain / std::max<int64_t>(plan.inner, 1));
+  ParallelChunks(ctx, plan.outer, rows_per_chunk,
+                 [&plan, &row_fn](int64_t begin, int64_t end) {
+                   const int outer_rank = plan.rank - 1;
+                   std::array<int64_t, kMaxBroadcastRank> index{};
+                   std::array<int64_t, 3> off = RowOffsets(plan, begin);
+                   int64_t rest = begin;
+                   for (int d = outer_rank - 1; d >= 0; --d) {
+                     index[d] = rest % plan.dims[d];
+                     rest /= plan.dims[d];
+                   }
+                   for (int64_t row = begin; row < end; ++row) {
+                     row_fn(off, row * plan.inner, plan.inner);
+                     // Advance the multi-index (odometer) and the offsets.
+                     for (int d = outer_rank - 1; d >= 0; --d) {
+                       if (++index[d] < plan.dims[d]) {
+                         for (int k = 0; k < plan.num_inputs; ++k) {
+                           off[k] += plan.strides[k][d];
+                         }
+                         break;
+                       }
+                       index[d] = 0;
+                       for (int k = 0; k < plan.num_inputs; ++k) {
+                         off[k] -= (plan.dims[d] - 1) * plan.strides[k][d];
+                       }
+                     }
+                   }
+                 });
+}
+
+// One row of a binary op: out[i] = op(a[i*sa], b[i*sb]) with sa, sb in
+// {0, 1}. Four plain loops so that each one auto-vectorises.
+template <typename A, typename B, typename Out, typename Op>
+inline void BinaryRow(const A* a, int64_t sa, const B* b, int64_t sb, Out* out,
+                      int64_t n, const Op& op) {
+  if (sa != 0 && sb != 0) {
+    for (int64_t i = 0; i < n; ++i) out[i] = op(a[i], b[i]);
+  } else if (sa != 0) {
+    const B bv = *b;
+    for (int64_t i = 0; i < n; ++i) out[i] = op(a[i], bv);
+  } else if (sb != 0) {
+    const A av = *a;
+    for (int64_t i = 0; i < n; ++i) out[i] = op(av, b[i]);
+  } else {
+    const Out v = op(*a, *b);
+    for (int64_t i = 0; i < n; ++i) out[i] = v;
+  }
+}
+
+// Evaluates a binary op over a plan: out = op(a, b) with broadcasting.
+template <typename A, typename B, typename Out, typename Op>
+void EvalBinary(const OpContext& ctx, const BroadcastPlan& plan, const A* a,
+                const B* b, Out* out, const Op& op) {
+  const int last = plan.rank - 1;
+  const int64_t sa = plan.strides[0][last], sb = plan.strides[1][last];
+  ForEachRow(
+      ctx, plan,
+      [=, &op](const std::array<int64_t, 3>& off, int64_t out_off, int64_t n) {
+        BinaryRow(a + off[0], sa, b + off[1], sb, out + out_off, n, op);
+      });
+}
+
+// Unary: out[i] = op(in[i]) over `n` contiguous elements, chunked.
+template <typename In, typename Out, typename Op>
+void EvalUnary(const OpContext& ctx, const In* in, Out* out, int64_t n,
+               const Op& op) {
+  ParallelChunks(ctx, n, kGrain, [=, &op](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) out[i] = op(in[i]);
+  });
+}
+
+// Integer wrap-around arithmetic (TFLite computes in the type and wraps on
+// the hardware it runs on; signed overflow is undefined in C++).
+template <typename T>
+inline T WrapAdd(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+}
+template <typename T>
+inline T WrapSub(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+}
+template <typename T>
+inline T WrapMul(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+}
+
+}  // namespace qforge::runtime::elementwise
+
+#endif  // QFORGE_RUNTIME_KERNELS_ELEMENTWISE_INTERNAL_H_

@@ -1,0 +1,304 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Integer ADD, SUB, MUL with NumPy broadcasting (rank <= 6), as TFLite's
+// add.cc / sub.cc / mul.cc compute them:
+//  - ADD/SUB, general path (int8, uint8, and int16 unless all scales are
+//    powers of two with pot_scale_int16): both inputs are rescaled to a
+//    common scale 2 * max(input scales) with 20 (8-bit) or 15 (16-bit)
+//    bits of headroom, added/subtracted in int32, and rescaled to the
+//    output (three MultiplyByQuantizedMultiplierSmallerThanOneExp);
+//  - ADD/SUB int16 with power-of-two scales (pot_scale_int16, all zero
+//    points 0): one input is right-shifted (rounding) to the other's scale,
+//    which must equal the output's, then a saturating int16 add/sub;
+//  - MUL: (x1 - zp1) * (x2 - zp2) * (s1 * s2 / s_out) + zp_out, the
+//    multiplier from the float product/quotient of the scales; int16 needs
+//    zero points 0; int16 inputs with an int8/uint8 output use TFLite's
+//    Q0.15 path (rounding doubling high multiply, then >> 8).
+// Fused RELU / RELU6 / RELU_N1_TO_1 clamp the output.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "runtime/kernels/integer.h"
+#include "runtime/kernels/integer_internal.h"
+
+namespace qforge::runtime {
+namespace {
+
+using integer::QuantInfo;
+using numerics::MultiplyByQuantizedMultiplier;
+using numerics::MultiplyByQuantizedMultiplierSmallerThanOneExp;
+using numerics::RoundingDivideByPOT;
+
+enum class BinaryKind { kAdd, kSub, kMul };
+enum class Mode { kGeneral, kPot16, kMul, kMul16To8 };
+
+struct BinaryState : KernelState {
+  BinaryKind kind = BinaryKind::kAdd;
+  Mode mode = Mode::kGeneral;
+  ir::DataType in_type = ir::DataType::kInt8;
+  ir::DataType out_type = ir::DataType::kInt8;
+  integer::BroadcastPlan plan;
+  int32_t in1_offset = 0, in2_offset = 0, out_offset = 0;
+  int left_shift = 0;
+  int32_t m1 = 0, m2 = 0, mo = 0;
+  int s1 = 0, s2 = 0, so = 0;
+  int32_t act_min = 0, act_max = 0;
+};
+
+// ADD/SUB general path, one element.
+inline int32_t AddSubGeneral(const BinaryState& s, int32_t x, int32_t y) {
+  const int32_t a = (s.in1_offset + x) * (1 << s.left_shift);
+  const int32_t b = (s.in2_offset + y) * (1 << s.left_shift);
+  const int32_t sa = MultiplyByQuantizedMultiplierSmallerThanOneExp(a, s.m1, s.s1);
+  const int32_t sb = MultiplyByQuantizedMultiplierSmallerThanOneExp(b, s.m2, s.s2);
+  const int32_t raw = s.kind == BinaryKind::kSub ? sa - sb : sa + sb;
+  // SUB accepts an output multiplier above 1 (positive shift); the general
+  // form is identical to SmallerThanOneExp for shifts <= 0.
+  const int32_t out = (s.so > 0 ? MultiplyByQuantizedMultiplier(raw, s.mo, s.so)
+                                : MultiplyByQuantizedMultiplierSmallerThanOneExp(
+                                      raw, s.mo, s.so)) +
+                      s.out_offset;
+  return numerics::Clamp(out, s.act_min, s.act_max);
+}
+
+// ADD/SUB int16 power-of-two path.
+inline int32_t AddSubPot16(const BinaryState& s, int32_t x, int32_t y) {
+  const int32_t a = RoundingDivideByPOT(x, -s.s1);
+  const int32_t b = RoundingDivideByPOT(y, -s.s2);
+  const int32_t raw = s.kind == BinaryKind::kSub ? a - b : a + b;
+  // The int16 saturation of TFLite's SaturatingAdd is subsumed by the
+  // activation clamp (a subrange of int16).
+  return numerics::Clamp(raw, s.act_min, s.act_max);
+}
+
+inline int32_t Mul(const BinaryState& s, int32_t x, int32_t y) {
+  const int32_t out =
+      s.out_offset + MultiplyByQuantizedMultiplier((s.in1_offset + x) *
+                                                       (s.in2_offset + y),
+                                                   s.mo, s.so);
+  return numerics::Clamp(out, s.act_min, s.act_max);
+}
+
+// int16 x int16 -> int8/uint8 (Q0.15 product, >> 8).
+inline int32_t Mul16To8(const BinaryState& s, int32_t x, int32_t y) {
+  const int16_t p = numerics::SaturatingRoundingDoublingHighMul(
+      static_cast<int16_t>(x), static_cast<int16_t>(y));
+  int32_t r = numerics::RoundingDivideByPOT(static_cast<int32_t>(p), 8);
+  r = std::min(s.act_max - s.out_offset, r);
+  r = std::max(s.act_min - s.out_offset, r);
+  return s.out_offset + r;
+}
+
+template <typename TIn, typename TOut>
+void RunBinary(OpContext& ctx, const BinaryState& s) {
+  struct Args {
+    const BinaryState* s;
+    const TIn* a;
+    const TIn* b;
+    TOut* y;
+  } args{&s, ctx.input(0)->Data<TIn>(), ctx.input(1)->Data<TIn>(),
+         ctx.output(0)->Data<TOut>()};
+  const Args* p = &args;
+  integer::ParallelChunks(
+      ctx, s.plan.num_elements, integer::kElementwiseChunk,
+      [p](int64_t begin, int64_t end) {
+        const BinaryState& s = *p->s;
+        auto run = [&](auto fn) {
+          integer::ForEachBroadcast(
+              s.plan, begin, end, [&](int64_t i, int64_t ia, int64_t ib) {
+                p->y[i] = static_cast<TOut>(fn(s, p->a[ia], p->b[ib]));
+              });
+        };
+        // Lambdas (not function pointers) so each loop inlines its op.
+        switch (s.mode) {
+          case Mode::kGeneral:
+            run([](const BinaryState& st, int32_t x, int32_t y) {
+              return AddSubGeneral(st, x, y);
+            });
+            break;
+          case Mode::kPot16:
+            run([](const BinaryState& st, int32_t x, int32_t y) {
+              return AddSubPot16(st, x, y);
+            });
+            break;
+          case Mode::kMul:
+            run([](const BinaryState& st, int32_t x, int32_t y) {
+              return Mul(st, x, y);
+            });
+            break;
+          case Mode::kMul16To8:
+            run([](const BinaryState& st, int32_t x, int32_t y) {
+              return Mul16To8(st, x, y);
+            });
+            break;
+        }
+      });
+}
+
+absl::Status PrepareAddSubGeneral(OpContext& ctx, BinaryState& s,
+                                  const QuantInfo& q1, const QuantInfo& q2,
+                                  const QuantInfo& qo) {
+  s.mode = Mode::kGeneral;
+  s.in1_offset = -q1.zero_point;
+  s.in2_offset = -q2.zero_point;
+  s.out_offset = qo.zero_point;
+  s.left_shift = s.in_type == ir::DataType::kInt16 ? 15 : 20;
+  const double twice_max =
+      2 * static_cast<double>(std::max(q1.scale, q2.scale));
+  const double r1 = static_cast<double>(q1.scale) / twice_max;
+  const double r2 = static_cast<double>(q2.scale) / twice_max;
+  const double ro = twice_max / (static_cast<double>(1 << s.left_shift) *
+                                 static_cast<double>(qo.scale));
+  bool ok = numerics::QuantizeMultiplierSmallerThanOneExp(r1, &s.m1, &s.s1) &&
+            numerics::QuantizeMultiplierSmallerThanOneExp(r2, &s.m2, &s.s2);
+  if (ok) {
+    if (s.kind == BinaryKind::kSub && ro > 1.0) {
+      ok = numerics::QuantizeMultiplierGreaterThanOne(ro, &s.mo, &s.so) &&
+           s.so <= 30;
+    } else {
+      ok = numerics::QuantizeMultiplierSmallerThanOneExp(ro, &s.mo, &s.so);
+    }
+  }
+  if (!ok) {
+    return ctx.Error(absl::StrCat(
+        "input scales ", q1.scale, ", ", q2.scale, " and output scale ",
+        qo.scale, " give a rescaling factor outside TFLite's range (", ro,
+        ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
+  const RtTensor* a = nullptr;
+  const RtTensor* b = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &a));
+  RETURN_IF_ERROR(integer::RequireActivation(ctx, 1, &b));
+  RtTensor* out = ctx.output(0);
+  if (a->type != b->type) {
+    return ctx.Error(absl::StrCat("inputs '", a->name(), "' (",
+                                  ir::DataTypeName(a->type), ") and '",
+                                  b->name(), "' (", ir::DataTypeName(b->type),
+                                  ") must have the same type"));
+  }
+  const bool mul16to8 = kind == BinaryKind::kMul &&
+                        a->type == ir::DataType::kInt16 &&
+                        (out->type == ir::DataType::kInt8 ||
+                         out->type == ir::DataType::kUInt8);
+  if (out->type != a->type && !mul16to8) {
+    return ctx.Unsupported(absl::StrCat(
+        "inputs are ", ir::DataTypeName(a->type), " but output '", out->name(),
+        "' is ", ir::DataTypeName(out->type)));
+  }
+  auto state = std::make_unique<BinaryState>();
+  BinaryState& s = *state;
+  s.kind = kind;
+  s.in_type = a->type;
+  s.out_type = out->type;
+  RETURN_IF_ERROR(integer::MakeBroadcastPlan(ctx, a->shape, b->shape, &s.plan));
+  ir::Activation act = ir::Activation::kNone;
+  bool pot_scale_int16 = true;
+  if (kind == BinaryKind::kMul) {
+    act = ir::OptionsOr<ir::ActivationOptions>(ctx.op().options).activation;
+  } else {
+    const auto o = ir::OptionsOr<ir::AddSubOptions>(ctx.op().options);
+    act = o.activation;
+    pot_scale_int16 = o.pot_scale_int16;
+  }
+  const bool is_int16 = a->type == ir::DataType::kInt16;
+  // Symmetric int16 is required except on SUB's general path.
+  const bool need_zero_zp = is_int16 && kind != BinaryKind::kSub;
+  QuantInfo q1, q2, qo;
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *a, "input 0", &q1, need_zero_zp));
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *b, "input 1", &q2, need_zero_zp));
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo,
+                                     need_zero_zp && !mul16to8));
+  RETURN_IF_ERROR(
+      integer::ActivationRange(ctx, act, out->type, qo, &s.act_min, &s.act_max));
+
+  if (kind == BinaryKind::kMul) {
+    if (mul16to8) {
+      s.mode = Mode::kMul16To8;
+      s.out_offset = qo.zero_point;
+    } else {
+      s.mode = Mode::kMul;
+      s.in1_offset = -q1.zero_point;
+      s.in2_offset = -q2.zero_point;
+      s.out_offset = qo.zero_point;
+      // TFLite: float product and quotient, then double.
+      const float real = q1.scale * q2.scale / qo.scale;
+      numerics::QuantizeMultiplier(static_cast<double>(real), &s.mo, &s.so);
+      if (s.so > 30) {
+        return ctx.Error(absl::StrCat("rescaling factor ", real,
+                                      " of the product is too large"));
+      }
+    }
+  } else {
+    int l1 = 0, l2 = 0, lo = 0;
+    const bool pot = is_int16 && pot_scale_int16 &&
+                     numerics::CheckedLog2(q1.scale, &l1) &&
+                     numerics::CheckedLog2(q2.scale, &l2) &&
+                     numerics::CheckedLog2(qo.scale, &lo);
+    if (pot) {
+      if (q1.zero_point != 0 || q2.zero_point != 0 || qo.zero_point != 0) {
+        return ctx.Error("int16 power-of-two ADD/SUB needs zero points 0");
+      }
+      s.mode = Mode::kPot16;
+      s.s1 = l1 - lo;
+      s.s2 = l2 - lo;
+      if (!((s.s1 == 0 || s.s2 == 0) && s.s1 <= 0 && s.s2 <= 0 &&
+            s.s1 >= -31 && s.s2 >= -31)) {
+        return ctx.Error(absl::StrCat(
+            "power-of-two scales 2^", l1, ", 2^", l2, " -> 2^", lo,
+            ": one input must have the output's scale and the other a "
+            "smaller one"));
+      }
+    } else {
+      RETURN_IF_ERROR(PrepareAddSubGeneral(ctx, s, q1, q2, qo));
+    }
+  }
+  ctx.SetOutputShape(0, Dims(s.plan.out_dims, s.plan.out_dims + s.plan.rank));
+  ctx.set_state(std::move(state));
+  return absl::OkStatus();
+}
+
+absl::Status EvalBinary(OpContext& ctx) {
+  const BinaryState& s = *ctx.state<BinaryState>();
+  switch (s.in_type) {
+    case ir::DataType::kInt8:
+      RunBinary<int8_t, int8_t>(ctx, s);
+      return absl::OkStatus();
+    case ir::DataType::kUInt8:
+      RunBinary<uint8_t, uint8_t>(ctx, s);
+      return absl::OkStatus();
+    case ir::DataType::kInt16:
+      if (s.out_type == ir::DataType::kInt8) {
+        RunBinary<int16_t, int8_t>(ctx, s);
+      } else if (s.out_type == ir::DataType::kUInt8) {
+        RunBinary<int16_t, uint8_t>(ctx, s);
+      } else {
+        RunBinary<int16_t, int16_t>(ctx, s);
+      }
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  return ctx.Unsupported("binary op activation type");
+}
+
+}  // namespace
+
+absl::Status PrepareIntAdd(OpContext& ctx) {
+  return PrepareBinary(ctx, BinaryKind::kAdd);
+}
+absl::Status EvalIntAdd(OpContext& ctx) { return EvalBinary(ctx); }
+absl::Status PrepareIntSub(OpContext& ctx) {
+  return PrepareBinary(ctx, BinaryKind::kSub);
+}
+absl::Status EvalIntSub(OpContext& ctx) { return EvalBinary(ctx); }
+absl::Status PrepareIntMul(OpContext& ctx) {
+  return PrepareBinary(ctx, BinaryKind::kMul);
+}
+absl::Status EvalIntMul(OpContext& ctx) { return EvalBinary(ctx); }
+
+}  // namespace qforge::runtime

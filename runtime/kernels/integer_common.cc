@@ -1,0 +1,313 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "runtime/kernels/integer_internal.h"
+
+namespace qforge::runtime::integer {
+
+bool IsActivationType(ir::DataType type) {
+  return type == ir::DataType::kInt8 || type == ir::DataType::kUInt8 ||
+         type == ir::DataType::kInt16;
+}
+
+int32_t TypeMin(ir::DataType type) {
+  switch (type) {
+    case ir::DataType::kInt8:
+      return std::numeric_limits<int8_t>::min();
+    case ir::DataType::kUInt8:
+      return 0;
+    case ir::DataType::kInt16:
+      return std::numeric_limits<int16_t>::min();
+    default:
+      return std::numeric_limits<int32_t>::min();
+  }
+}
+
+int32_t TypeMax(ir::DataType type) {
+  switch (type) {
+    case ir::DataType::kInt8:
+      return std::numeric_limits<int8_t>::max();
+    case ir::DataType::kUInt8:
+      return std::numeric_limits<uint8_t>::max();
+    case ir::DataType::kInt16:
+      return std::numeric_limits<int16_t>::max();
+    default:
+      return std::numeric_limits<int32_t>::max();
+  }
+}
+
+absl::Status ReadQuant(const OpContext& ctx, const RtTensor& t,
+                       absl::string_view role, QuantInfo* q,
+                       bool require_zero_zp) {
+  const auto& qz = t.ir->quantization;
+  if (!qz.has_value() || qz->scale.empty()) {
+    return ctx.Error(absl::StrCat(role, " '", t.name(), "' (",
+                                  ir::DataTypeName(t.type),
+                                  ") has no quantization scale"));
+  }
+  if (qz->scale.size() != 1) {
+    return ctx.Error(absl::StrCat(role, " '", t.name(), "' has ",
+                                  qz->scale.size(),
+                                  " scales; this kernel takes one"));
+  }
+  const float scale = qz->scale[0];
+  if (!(scale > 0.0f) || !std::isfinite(scale)) {
+    return ctx.Error(absl::StrCat(role, " '", t.name(), "' has scale ", scale,
+                                  "; it must be positive and finite"));
+  }
+  const int64_t zp = qz->zero_point.empty() ? 0 : qz->zero_point[0];
+  if (zp < TypeMin(t.type) || zp > TypeMax(t.type)) {
+    return ctx.Error(absl::StrCat(role, " '", t.name(), "' has zero point ",
+                                  zp, ", outside the ",
+                                  ir::DataTypeName(t.type), " range"));
+  }
+  if (require_zero_zp && zp != 0) {
+    return ctx.Error(absl::StrCat(role, " '", t.name(), "' has zero point ",
+                                  zp, "; ", ir::DataTypeName(t.type),
+                                  " tensors of this op must have 0"));
+  }
+  q->scale = scale;
+  q->zero_point = static_cast<int32_t>(zp);
+  return absl::OkStatus();
+}
+
+absl::Status ReadWeightScales(const OpContext& ctx, const RtTensor& w,
+                              absl::string_view role, int64_t channels,
+                              int axis, std::vector<float>* scales) {
+  const auto& qz = w.ir->quantization;
+  if (!qz.has_value() || qz->scale.empty()) {
+    return ctx.Error(absl::StrCat(role, " '", w.name(),
+                                  "' has no quantization scale"));
+  }
+  if (qz->scale.size() != 1 &&
+      static_cast<int64_t>(qz->scale.size()) != channels) {
+    return ctx.Error(absl::StrCat(role, " '", w.name(), "' has ",
+                                  qz->scale.size(), " scales for ", channels,
+                                  " output channels"));
+  }
+  if (qz->scale.size() > 1 && qz->quantized_dimension != axis) {
+    return ctx.Error(absl::StrCat(role, " '", w.name(),
+                                  "' is quantized along axis ",
+                                  qz->quantized_dimension, "; expected axis ",
+                                  axis));
+  }
+  for (float s : qz->scale) {
+    if (!(s > 0.0f) || !std::isfinite(s)) {
+      return ctx.Error(absl::StrCat(role, " '", w.name(), "' has scale ", s,
+                                    "; scales must be positive and finite"));
+    }
+  }
+  for (int64_t zp : qz->zero_point) {
+    if (zp != 0) {
+      return ctx.Error(absl::StrCat(role, " '", w.name(), "' has zero point ",
+                                    zp, "; weights must be symmetric (0)"));
+    }
+  }
+  scales->assign(qz->scale.begin(), qz->scale.end());
+  return absl::OkStatus();
+}
+
+absl::Status CheckBias(const OpContext& ctx, const RtTensor* bias,
+                       int64_t channels, bool allow_int64, float input_scale,
+                       const std::vector<float>& weight_scales,
+                       float output_scale) {
+  if (bias == nullptr) return absl::OkStatus();
+  const bool ok_type =
+      bias->type == ir::DataType::kInt32 ||
+      (allow_int64 && bias->type == ir::DataType::kInt64);
+  if (!ok_type) {
+    return ctx.Unsupported(absl::StrCat(
+        "bias '", bias->name(), "' is ", ir::DataTypeName(bias->type),
+        "; this kernel takes ", allow_int64 ? "int32 or int64" : "int32"));
+  }
+  if (bias->NumElements() != channels) {
+    return ctx.Error(absl::StrCat("bias '", bias->name(), "' has shape ",
+                                  DimsString(bias->shape), "; expected ",
+                                  channels, " elements"));
+  }
+  const auto& qz = bias->ir->quantization;
+  if (!qz.has_value() || qz->scale.empty()) return absl::OkStatus();
+  const size_t n = qz->scale.size();
+  if (n != 1 && static_cast<int64_t>(n) != channels) {
+    return ctx.Error(absl::StrCat("bias '", bias->name(), "' has ", n,
+                                  " scales for ", channels, " channels"));
+  }
+  // A single bias scale with per-channel weights carries no per-channel
+  // information; only like-for-like pairs are compared.
+  if (n != weight_scales.size() && n != 1) return absl::OkStatus();
+  if (n == 1 && weight_scales.size() > 1) return absl::OkStatus();
+  for (size_t c = 0; c < n; ++c) {
+    const double expected =
+        static_cast<double>(input_scale) * static_cast<double>(weight_scales[c]);
+    const double diff = std::abs(expected - static_cast<double>(qz->scale[c]));
+    if (diff / static_cast<double>(output_scale) > 0.02) {
+      return ctx.Error(absl::StrCat(
+          "bias '", bias->name(), "' channel ", c, " has scale ", qz->scale[c],
+          "; expected input_scale * weight_scale = ", expected));
+    }
+  }
+  return absl::OkStatus();
+}
+
+int32_t QuantizeReal(float x, const QuantInfo& q) {
+  return q.zero_point + static_cast<int32_t>(std::round(x / q.scale));
+}
+
+absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
+                             ir::DataType out_type, const QuantInfo& out,
+                             int32_t* act_min, int32_t* act_max) {
+  const int32_t qmin = TypeMin(out_type);
+  const int32_t qmax = TypeMax(out_type);
+  auto quantize = [&](float x, int32_t* q) -> absl::Status {
+    const float r = std::round(x / out.scale);
+    if (!(r >= static_cast<float>(std::numeric_limits<int32_t>::min()) &&
+          r <= static_cast<float>(std::numeric_limits<int32_t>::max()))) {
+      return ctx.Error(absl::StrCat("fused activation bound ", x,
+                                    " overflows at output scale ", out.scale));
+    }
+    *q = out.zero_point + static_cast<int32_t>(r);
+    return absl::OkStatus();
+  };
+  int32_t lo = 0, hi = 0;
+  switch (act) {
+    case ir::Activation::kNone:
+      *act_min = qmin;
+      *act_max = qmax;
+      return absl::OkStatus();
+    case ir::Activation::kRelu: {
+      absl::Status s = quantize(0.0f, &lo);
+      if (!s.ok()) return s;
+      *act_min = std::max(qmin, lo);
+      *act_max = qmax;
+      return absl::OkStatus();
+    }
+    case ir::Activation::kRelu6: {
+      absl::Status s = quantize(0.0f, &lo);
+      if (s.ok()) s = quantize(6.0f, &hi);
+      if (!s.ok()) return s;
+      *act_min = std::max(qmin, lo);
+      *act_max = std::min(qmax, hi);
+      return absl::OkStatus();
+    }
+    case ir::Activation::kReluN1To1: {
+      absl::Status s = quantize(-1.0f, &lo);
+      if (s.ok()) s = quantize(1.0f, &hi);
+      if (!s.ok()) return s;
+      *act_min = std::max(qmin, lo);
+      *act_max = std::min(qmax, hi);
+      return absl::OkStatus();
+    }
+    case ir::Activation::kTanh:
+    case ir::Activation::kSignBit:
+      break;
+  }
+  return ctx.Unsupported(absl::StrCat("fused activation ",
+                                      static_cast<int>(act),
+                                      " on a quantized output"));
+}
+
+int64_t WindowOutSize(ir::Padding padding, int64_t in, int64_t filter,
+                      int64_t stride, int64_t dilation) {
+  const int64_t effective = (filter - 1) * dilation + 1;
+  switch (padding) {
+    case ir::Padding::kSame:
+      return (in + stride - 1) / stride;
+    case ir::Padding::kValid:
+      return (in + stride - effective) / stride;
+  }
+  return 0;
+}
+
+int64_t WindowPadBefore(int64_t stride, int64_t dilation, int64_t in,
+                        int64_t filter, int64_t out) {
+  const int64_t effective = (filter - 1) * dilation + 1;
+  const int64_t total = std::max<int64_t>(0, (out - 1) * stride + effective - in);
+  return total / 2;
+}
+
+absl::Status MakeBroadcastPlan(const OpContext& ctx,
+                               absl::Span<const int64_t> a,
+                               absl::Span<const int64_t> b,
+                               BroadcastPlan* plan) {
+  *plan = BroadcastPlan();
+  Dims out;
+  absl::Status s = BroadcastShapes(ctx, a, b, &out);
+  if (!s.ok()) return s;
+  const int rank = static_cast<int>(out.size());
+  if (rank > BroadcastPlan::kMaxRank) {
+    return ctx.Unsupported(
+        absl::StrCat("broadcast of rank ", rank, " (at most 6)"));
+  }
+  plan->rank = rank;
+  plan->num_elements = NumElements(out);
+  plan->same_shape = std::equal(a.begin(), a.end(), b.begin(), b.end());
+  int64_t sa = 1, sb = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    const int ka = d - (rank - static_cast<int>(a.size()));
+    const int kb = d - (rank - static_cast<int>(b.size()));
+    const int64_t da = ka >= 0 ? a[static_cast<size_t>(ka)] : 1;
+    const int64_t db = kb >= 0 ? b[static_cast<size_t>(kb)] : 1;
+    plan->out_dims[d] = out[static_cast<size_t>(d)];
+    plan->a_strides[d] = (da == 1 && plan->out_dims[d] != 1) ? 0 : sa;
+    plan->b_strides[d] = (db == 1 && plan->out_dims[d] != 1) ? 0 : sb;
+    sa *= da;
+    sb *= db;
+  }
+  return absl::OkStatus();
+}
+
+void ScratchSlots::Resize(int slots, size_t bytes) {
+  if (slots != slots_) {
+    buffers_.assign(static_cast<size_t>(slots), {});
+    busy_ = std::make_unique<std::atomic<bool>[]>(static_cast<size_t>(slots));
+    for (int i = 0; i < slots; ++i) busy_[static_cast<size_t>(i)] = false;
+    slots_ = slots;
+  }
+  for (auto& b : buffers_) b.resize(std::max<size_t>(bytes, 1));
+}
+
+int ScratchSlots::Acquire() {
+  for (;;) {
+    for (int i = 0; i < slots_; ++i) {
+      bool expected = false;
+      if (busy_[static_cast<size_t>(i)].compare_exchange_strong(expected,
+                                                                true)) {
+        return i;
+      }
+    }
+    std::this_thread::yield();
+  }
+}
+
+absl::Status RequireActivation(const OpContext& ctx, int i,
+                               const RtTensor** t) {
+  const RtTensor* in = ctx.input(i);
+  if (in == nullptr) return ctx.Error(absl::StrCat("input ", i, " is missing"));
+  if (!IsActivationType(in->type)) {
+    return ctx.Unsupported(absl::StrCat("input ", i, " '", in->name(),
+                                        "' is ", ir::DataTypeName(in->type),
+                                        "; expected int8, uint8 or int16"));
+  }
+  *t = in;
+  return absl::OkStatus();
+}
+
+absl::Status RequireConstant(const OpContext& ctx, int i,
+                             absl::string_view role, const RtTensor** t) {
+  const RtTensor* in = ctx.input(i);
+  if (in == nullptr) {
+    return ctx.Error(absl::StrCat(role, " (input ", i, ") is missing"));
+  }
+  if (!ctx.InputValueKnown(i)) {
+    return ctx.Unsupported(absl::StrCat(role, " '", in->name(),
+                                        "' is not a constant"));
+  }
+  *t = in;
+  return absl::OkStatus();
+}
+
+}  // namespace qforge::runtime::integer

@@ -1,0 +1,388 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Integer CONV_2D and DEPTHWISE_CONV_2D, as TFLite's reference integer
+// kernels compute them:
+//  - int8 activations, int8 per-channel (or per-tensor) symmetric weights,
+//    int32 bias, int32 accumulators, requantized per output channel with
+//    MultiplyByQuantizedMultiplier (double rounding);
+//  - int16 activations (zero point 0), int8 weights, int32 or int64 bias;
+//    CONV_2D accumulates in the bias type (int64 bias: the int64
+//    MultiplyByQuantizedMultiplier; int32 or no bias: int32 and the
+//    double-rounding one), DEPTHWISE_CONV_2D always in int64;
+//  - uint8 activations with uint8 per-tensor asymmetric weights (TFLite's
+//    legacy kernel; its multiplier is computed from the float product of
+//    the two scales).
+// Padded taps contribute nothing (not the zero point), as in TFLite.
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "runtime/kernels/integer.h"
+#include "runtime/kernels/integer_internal.h"
+
+namespace qforge::runtime {
+namespace {
+
+using integer::QuantInfo;
+using numerics::MultiplyByQuantizedMultiplier;
+
+struct ConvState : KernelState {
+  bool depthwise = false;
+  ir::DataType type = ir::DataType::kInt8;
+  int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
+  int64_t out_h = 0, out_w = 0, out_c = 0;
+  int64_t k_h = 0, k_w = 0, filter_in_c = 0, groups = 1, depth_mult = 1;
+  int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
+  int64_t pad_top = 0, pad_left = 0;
+  int32_t input_offset = 0, output_offset = 0;
+  int32_t act_min = 0, act_max = 0;
+  std::vector<int32_t> multiplier;
+  std::vector<int> shift;
+  // Filter with its zero point folded in (w - zp), widened to int16.
+  std::vector<int16_t> filter;
+  // Scratch per task: im2col patch (int16) or depthwise accumulators.
+  integer::ScratchSlots scratch;
+};
+
+// Prepare shared by both ops.
+absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
+  const RtTensor* in = nullptr;
+  const RtTensor* w = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &in));
+  RETURN_IF_ERROR(integer::RequireConstant(ctx, 1, "filter", &w));
+  const RtTensor* bias = ctx.input(2);
+  RtTensor* out = ctx.output(0);
+  if (out->type != in->type) {
+    return ctx.Unsupported(absl::StrCat(
+        "input '", in->name(), "' is ", ir::DataTypeName(in->type),
+        " but output '", out->name(), "' is ", ir::DataTypeName(out->type)));
+  }
+  const bool is_uint8 = in->type == ir::DataType::kUInt8;
+  const ir::DataType want_w = is_uint8 ? ir::DataType::kUInt8 : ir::DataType::kInt8;
+  if (w->type != want_w) {
+    return ctx.Unsupported(absl::StrCat(
+        "filter '", w->name(), "' is ", ir::DataTypeName(w->type), " with ",
+        ir::DataTypeName(in->type), " activations; expected ",
+        ir::DataTypeName(want_w)));
+  }
+  if (in->rank() != 4 || w->rank() != 4) {
+    return ctx.Error(absl::StrCat("input '", in->name(), "' ",
+                                  DimsString(in->shape), " and filter '",
+                                  w->name(), "' ", DimsString(w->shape),
+                                  " must both have rank 4"));
+  }
+  auto state = std::make_unique<ConvState>();
+  ConvState& s = *state;
+  s.depthwise = depthwise;
+  s.type = in->type;
+  s.batch = in->dim(0);
+  s.in_h = in->dim(1);
+  s.in_w = in->dim(2);
+  s.in_c = in->dim(3);
+  s.k_h = w->dim(1);
+  s.k_w = w->dim(2);
+  ir::Padding padding = ir::Padding::kSame;
+  ir::Activation act = ir::Activation::kNone;
+  if (depthwise) {
+    const auto o = ir::OptionsOr<ir::DepthwiseConv2DOptions>(ctx.op().options);
+    padding = o.padding;
+    act = o.activation;
+    s.stride_h = o.stride_h;
+    s.stride_w = o.stride_w;
+    s.dil_h = o.dilation_h;
+    s.dil_w = o.dilation_w;
+    s.out_c = w->dim(3);
+    if (w->dim(0) != 1) {
+      return ctx.Error(absl::StrCat("filter '", w->name(), "' has shape ",
+                                    DimsString(w->shape),
+                                    "; depthwise filters are [1,h,w,c]"));
+    }
+    if (s.in_c <= 0 || s.out_c % s.in_c != 0) {
+      return ctx.Error(absl::StrCat(
+          "filter channels ", s.out_c, " are not a multiple of input channels ",
+          s.in_c, " (input '", in->name(), "')"));
+    }
+    s.depth_mult = s.out_c / s.in_c;
+  } else {
+    const auto o = ir::OptionsOr<ir::Conv2DOptions>(ctx.op().options);
+    padding = o.padding;
+    act = o.activation;
+    s.stride_h = o.stride_h;
+    s.stride_w = o.stride_w;
+    s.dil_h = o.dilation_h;
+    s.dil_w = o.dilation_w;
+    s.out_c = w->dim(0);
+    s.filter_in_c = w->dim(3);
+    if (s.filter_in_c <= 0 || s.in_c % s.filter_in_c != 0) {
+      return ctx.Error(absl::StrCat("input channels ", s.in_c,
+                                    " are not a multiple of filter channels ",
+                                    s.filter_in_c, " (filter '", w->name(),
+                                    "')"));
+    }
+    s.groups = s.in_c / s.filter_in_c;
+    if (s.out_c % s.groups != 0) {
+      return ctx.Error(absl::StrCat("output channels ", s.out_c,
+                                    " are not a multiple of the ", s.groups,
+                                    " groups"));
+    }
+  }
+  if (s.stride_h <= 0 || s.stride_w <= 0 || s.dil_h <= 0 || s.dil_w <= 0) {
+    return ctx.Error(absl::StrCat("strides (", s.stride_h, ",", s.stride_w,
+                                  ") and dilations (", s.dil_h, ",", s.dil_w,
+                                  ") must be positive"));
+  }
+  if (s.k_h <= 0 || s.k_w <= 0) {
+    return ctx.Error(absl::StrCat("filter '", w->name(), "' has shape ",
+                                  DimsString(w->shape), "; empty window"));
+  }
+  s.out_h = integer::WindowOutSize(padding, s.in_h, s.k_h, s.stride_h, s.dil_h);
+  s.out_w = integer::WindowOutSize(padding, s.in_w, s.k_w, s.stride_w, s.dil_w);
+  if (s.out_h < 0 || s.out_w < 0) {
+    return ctx.Error(absl::StrCat("input '", in->name(), "' ",
+                                  DimsString(in->shape),
+                                  " is smaller than the filter window"));
+  }
+  s.pad_top = integer::WindowPadBefore(s.stride_h, s.dil_h, s.in_h, s.k_h, s.out_h);
+  s.pad_left = integer::WindowPadBefore(s.stride_w, s.dil_w, s.in_w, s.k_w, s.out_w);
+
+  // Quantization.
+  const bool is_int16 = in->type == ir::DataType::kInt16;
+  QuantInfo qi, qo;
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *in, "input", &qi, is_int16));
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo, is_int16));
+  s.input_offset = -qi.zero_point;
+  s.output_offset = qo.zero_point;
+  RETURN_IF_ERROR(
+      integer::ActivationRange(ctx, act, out->type, qo, &s.act_min, &s.act_max));
+  std::vector<float> wscales;
+  int32_t filter_zp = 0;
+  if (is_uint8) {
+    QuantInfo qw;
+    RETURN_IF_ERROR(integer::ReadQuant(ctx, *w, "filter", &qw));
+    filter_zp = qw.zero_point;
+    wscales = {qw.scale};
+    // TFLite's legacy uint8 path: the scale product in float.
+    const double real = static_cast<double>(qi.scale * qw.scale) /
+                        static_cast<double>(qo.scale);
+    int32_t m = 0;
+    int sh = 0;
+    numerics::QuantizeMultiplier(real, &m, &sh);
+    s.multiplier.assign(static_cast<size_t>(s.out_c), m);
+    s.shift.assign(static_cast<size_t>(s.out_c), sh);
+  } else {
+    RETURN_IF_ERROR(integer::ReadWeightScales(ctx, *w, "filter", s.out_c,
+                                              depthwise ? 3 : 0, &wscales));
+    numerics::ChannelMultipliers cm = numerics::QuantizeChannelMultipliers(
+        qi.scale, wscales.data(), static_cast<int>(wscales.size()), qo.scale,
+        static_cast<int>(s.out_c));
+    s.multiplier = std::move(cm.multiplier);
+    s.shift = std::move(cm.shift);
+  }
+  RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.out_c, is_int16, qi.scale,
+                                     wscales, qo.scale));
+  for (int sh : s.shift) {
+    if (sh > (is_int16 ? 7 : 30)) {
+      return ctx.Error(absl::StrCat(
+          "requantization scale input*filter/output is too large (shift ", sh,
+          "); check the scales of '", in->name(), "' and '", out->name(), "'"));
+    }
+  }
+  // Widened filter with its zero point removed.
+  const int64_t wn = w->NumElements();
+  s.filter.resize(static_cast<size_t>(wn));
+  if (is_uint8) {
+    const uint8_t* wd = w->Data<uint8_t>();
+    for (int64_t i = 0; i < wn; ++i) {
+      s.filter[static_cast<size_t>(i)] =
+          static_cast<int16_t>(static_cast<int32_t>(wd[i]) - filter_zp);
+    }
+  } else {
+    const int8_t* wd = w->Data<int8_t>();
+    for (int64_t i = 0; i < wn; ++i) s.filter[static_cast<size_t>(i)] = wd[i];
+  }
+  // Scratch: a patch of k_h * k_w * in_c int16 (conv, one group) or out_c
+  // int64 accumulators (depthwise).
+  const size_t scratch_bytes =
+      depthwise ? static_cast<size_t>(s.out_c) * sizeof(int64_t)
+                : static_cast<size_t>(s.k_h * s.k_w * s.in_c) * sizeof(int16_t);
+  s.scratch.Resize(integer::ScratchSlotCount(ctx), scratch_bytes);
+  ctx.SetOutputShape(0, Dims{s.batch, s.out_h, s.out_w, s.out_c});
+  ctx.set_state(std::move(state));
+  return absl::OkStatus();
+}
+
+// One output row (batch b, row oy) of a regular convolution.
+template <typename TIn, typename TAcc, typename TBias>
+void ConvRow(ConvState& s, const TIn* input, const TBias* bias, TIn* output,
+             int64_t b, int64_t oy) {
+  integer::ScratchLease lease(&s.scratch);
+  int16_t* patch = lease.As<int16_t>();
+  const int64_t k_area = s.k_h * s.k_w;
+  const int64_t patch_len = k_area * s.in_c;
+  const int16_t off = static_cast<int16_t>(s.input_offset);
+  for (int64_t ox = 0; ox < s.out_w; ++ox) {
+    const int64_t iy0 = oy * s.stride_h - s.pad_top;
+    const int64_t ix0 = ox * s.stride_w - s.pad_left;
+    // im2col: (x - zero point), 0 outside the image.
+    int16_t* p = patch;
+    for (int64_t ky = 0; ky < s.k_h; ++ky) {
+      const int64_t iy = iy0 + ky * s.dil_h;
+      for (int64_t kx = 0; kx < s.k_w; ++kx, p += s.in_c) {
+        const int64_t ix = ix0 + kx * s.dil_w;
+        if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) {
+          std::memset(p, 0, static_cast<size_t>(s.in_c) * sizeof(int16_t));
+          continue;
+        }
+        const TIn* x = input + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
+        for (int64_t c = 0; c < s.in_c; ++c) {
+          p[c] = static_cast<int16_t>(static_cast<int32_t>(x[c]) + off);
+        }
+      }
+    }
+    TIn* o = output + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
+    const int64_t oc_per_group = s.out_c / s.groups;
+    for (int64_t oc = 0; oc < s.out_c; ++oc) {
+      const int16_t* f = s.filter.data() + oc * k_area * s.filter_in_c;
+      TAcc acc = 0;
+      if (s.groups == 1) {
+        // Products fit int32; int16 activations sum them in int64.
+        for (int64_t i = 0; i < patch_len; ++i) {
+          acc += static_cast<int32_t>(f[i]) * static_cast<int32_t>(patch[i]);
+        }
+      } else {
+        const int64_t g = oc / oc_per_group;
+        for (int64_t t = 0; t < k_area; ++t) {
+          const int16_t* pt = patch + t * s.in_c + g * s.filter_in_c;
+          const int16_t* ft = f + t * s.filter_in_c;
+          for (int64_t c = 0; c < s.filter_in_c; ++c) {
+            acc += static_cast<int32_t>(ft[c]) * static_cast<int32_t>(pt[c]);
+          }
+        }
+      }
+      if (bias != nullptr) acc += static_cast<TAcc>(bias[oc]);
+      o[oc] = static_cast<TIn>(numerics::Requantize(
+          acc, s.multiplier[static_cast<size_t>(oc)],
+          s.shift[static_cast<size_t>(oc)], s.output_offset, s.act_min,
+          s.act_max));
+    }
+  }
+}
+
+// One output row of a depthwise convolution.
+template <typename TIn, typename TAcc, typename TBias>
+void DepthwiseRow(ConvState& s, const TIn* input, const TBias* bias,
+                  TIn* output, int64_t b, int64_t oy) {
+  integer::ScratchLease lease(&s.scratch);
+  TAcc* acc = lease.As<TAcc>();
+  const int32_t off = s.input_offset;
+  const int64_t m = s.depth_mult;
+  for (int64_t ox = 0; ox < s.out_w; ++ox) {
+    const int64_t iy0 = oy * s.stride_h - s.pad_top;
+    const int64_t ix0 = ox * s.stride_w - s.pad_left;
+    for (int64_t oc = 0; oc < s.out_c; ++oc) acc[oc] = 0;
+    for (int64_t ky = 0; ky < s.k_h; ++ky) {
+      const int64_t iy = iy0 + ky * s.dil_h;
+      if (iy < 0 || iy >= s.in_h) continue;
+      for (int64_t kx = 0; kx < s.k_w; ++kx) {
+        const int64_t ix = ix0 + kx * s.dil_w;
+        if (ix < 0 || ix >= s.in_w) continue;
+        const TIn* x = input + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
+        const int16_t* f = s.filter.data() + (ky * s.k_w + kx) * s.out_c;
+        if (m == 1) {
+          for (int64_t c = 0; c < s.out_c; ++c) {
+            acc[c] += static_cast<int32_t>(f[c]) *
+                      (static_cast<int32_t>(x[c]) + off);
+          }
+        } else {
+          for (int64_t ic = 0; ic < s.in_c; ++ic) {
+            const int32_t xv = static_cast<int32_t>(x[ic]) + off;
+            for (int64_t j = 0; j < m; ++j) {
+              acc[ic * m + j] += static_cast<int32_t>(f[ic * m + j]) * xv;
+            }
+          }
+        }
+      }
+    }
+    TIn* o = output + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
+    for (int64_t oc = 0; oc < s.out_c; ++oc) {
+      TAcc a = acc[oc];
+      if (bias != nullptr) a += static_cast<TAcc>(bias[oc]);
+      o[oc] = static_cast<TIn>(numerics::Requantize(
+          a, s.multiplier[static_cast<size_t>(oc)],
+          s.shift[static_cast<size_t>(oc)], s.output_offset, s.act_min,
+          s.act_max));
+    }
+  }
+}
+
+template <typename TIn, typename TAcc, typename TBias>
+void RunConv(OpContext& ctx, ConvState& s, const TBias* bias) {
+  const TIn* input = ctx.input(0)->Data<TIn>();
+  TIn* output = ctx.output(0)->Data<TIn>();
+  const int64_t rows = s.batch * s.out_h;
+  struct Args {
+    ConvState* s;
+    const TIn* input;
+    const TBias* bias;
+    TIn* output;
+  } args{&s, input, bias, output};
+  const Args* a = &args;
+  ctx.pool().ParallelFor(rows, [a](int64_t r) {
+    const int64_t b = r / a->s->out_h;
+    const int64_t oy = r % a->s->out_h;
+    if (a->s->depthwise) {
+      DepthwiseRow<TIn, TAcc, TBias>(*a->s, a->input, a->bias, a->output, b, oy);
+    } else {
+      ConvRow<TIn, TAcc, TBias>(*a->s, a->input, a->bias, a->output, b, oy);
+    }
+  });
+}
+
+absl::Status EvalConvCommon(OpContext& ctx) {
+  ConvState& s = *ctx.state<ConvState>();
+  if (s.batch * s.out_h * s.out_w * s.out_c == 0) return absl::OkStatus();
+  const RtTensor* bias = ctx.input(2);
+  switch (s.type) {
+    case ir::DataType::kInt8:
+      RunConv<int8_t, int32_t, int32_t>(
+          ctx, s, bias ? bias->Data<int32_t>() : nullptr);
+      return absl::OkStatus();
+    case ir::DataType::kUInt8:
+      RunConv<uint8_t, int32_t, int32_t>(
+          ctx, s, bias ? bias->Data<int32_t>() : nullptr);
+      return absl::OkStatus();
+    case ir::DataType::kInt16:
+      // TFLite accumulates int16 convolutions in the bias type (int32 bias
+      // or none: int32 and the double-rounding requantization; int64 bias:
+      // int64), depthwise ones always in int64.
+      if (bias != nullptr && bias->type == ir::DataType::kInt64) {
+        RunConv<int16_t, int64_t, int64_t>(ctx, s, bias->Data<int64_t>());
+      } else if (s.depthwise) {
+        RunConv<int16_t, int64_t, int32_t>(
+            ctx, s, bias ? bias->Data<int32_t>() : nullptr);
+      } else {
+        RunConv<int16_t, int32_t, int32_t>(
+            ctx, s, bias ? bias->Data<int32_t>() : nullptr);
+      }
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  return ctx.Unsupported("conv activation type");
+}
+
+}  // namespace
+
+absl::Status PrepareIntConv2D(OpContext& ctx) {
+  return PrepareConvCommon(ctx, /*depthwise=*/false);
+}
+absl::Status EvalIntConv2D(OpContext& ctx) { return EvalConvCommon(ctx); }
+
+absl::Status PrepareIntDepthwiseConv2D(OpContext& ctx) {
+  return PrepareConvCommon(ctx, /*depthwise=*/true);
+}
+absl::Status EvalIntDepthwiseConv2D(OpContext& ctx) {
+  return EvalConvCommon(ctx);
+}
+
+}  // namespace qforge::runtime

@@ -1,0 +1,461 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// FULLY_CONNECTED, integer and hybrid.
+//
+// Integer (TFLite's reference_integer_ops::FullyConnected[PerChannel]):
+//  - int8 activations with int8 weights, per-channel (multiplier per
+//    output unit, scales multiplied in double) or per-tensor (weights may
+//    carry a zero point; the multiplier comes from the float product of
+//    the scales, as TFLite's GetQuantizedConvolutionMultipler);
+//  - int16 activations (zero point 0) with int8 weights: the accumulator
+//    has the bias type (int64 bias or none: int64; int32 bias: int32 and
+//    the double-rounding requantization);
+//  - uint8 activations with uint8 weights (per tensor).
+// Hybrid (TFLite's EvalHybridDense, portable path): float input quantized
+// per batch row to int8, symmetric (scale = max|x| / 127) or, with
+// asymmetric_quantize_inputs, asymmetric with a zero point; int32 dot
+// products with the int8 weights (the input zero point removed through the
+// weights' row sums), then output = bias + dot * (input_scale *
+// weight_scale) in float, then the fused activation.
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "runtime/kernels/integer.h"
+#include "runtime/kernels/integer_internal.h"
+
+namespace qforge::runtime {
+namespace {
+
+using integer::QuantInfo;
+
+// Shapes common to both flavours.
+struct FcShape {
+  int64_t batch = 0, depth = 0, units = 0;
+};
+
+absl::Status FcOutputShape(OpContext& ctx, const RtTensor& in,
+                           const RtTensor& w, FcShape* s) {
+  const auto o = ir::OptionsOr<ir::FullyConnectedOptions>(ctx.op().options);
+  if (o.weights_format != 0) {
+    return ctx.Unsupported("shuffled FULLY_CONNECTED weights");
+  }
+  if (w.rank() != 2) {
+    return ctx.Error(absl::StrCat("weights '", w.name(), "' have shape ",
+                                  DimsString(w.shape), "; expected rank 2"));
+  }
+  s->units = w.dim(0);
+  s->depth = w.dim(1);
+  const int64_t n = in.NumElements();
+  if (s->depth == 0) {
+    s->batch = in.rank() > 0 ? n / std::max<int64_t>(1, in.shape.back()) : 1;
+  } else {
+    if (n % s->depth != 0) {
+      return ctx.Error(absl::StrCat("input '", in.name(), "' ",
+                                    DimsString(in.shape), " has ", n,
+                                    " elements, not a multiple of depth ",
+                                    s->depth));
+    }
+    s->batch = n / s->depth;
+  }
+  if (o.keep_num_dims) {
+    if (in.rank() == 0 || in.shape.back() != s->depth) {
+      return ctx.Error(absl::StrCat(
+          "keep_num_dims: input '", in.name(), "' ", DimsString(in.shape),
+          " must end in the weights depth ", s->depth));
+    }
+    Dims out = in.shape;
+    out.back() = s->units;
+    ctx.SetOutputShape(0, out);
+  } else {
+    ctx.SetOutputShape(0, Dims{s->batch, s->units});
+  }
+  return absl::OkStatus();
+}
+
+// ------------------------------------------------------------ integer
+
+struct IntFcState : KernelState {
+  FcShape shape;
+  ir::DataType type = ir::DataType::kInt8;
+  int32_t input_offset = 0, weights_offset = 0, output_offset = 0;
+  int32_t act_min = 0, act_max = 0;
+  std::vector<int32_t> multiplier;  // per unit
+  std::vector<int> shift;
+  std::vector<int64_t> weight_row_sums;  // sum of raw weights per unit
+};
+
+constexpr int64_t kUnitsPerTask = 32;
+
+template <typename TIn, typename TW, typename TAcc, typename TBias>
+void RunIntFc(OpContext& ctx, const IntFcState& s) {
+  struct Args {
+    const IntFcState* s;
+    const TIn* x;
+    const TW* w;
+    const TBias* bias;
+    TIn* y;
+  } args{&s, ctx.input(0)->Data<TIn>(), ctx.input(1)->Data<TW>(),
+         ctx.input(2) ? ctx.input(2)->Data<TBias>() : nullptr,
+         ctx.output(0)->Data<TIn>()};
+  const int64_t unit_tasks = (s.shape.units + kUnitsPerTask - 1) / kUnitsPerTask;
+  const Args* a = &args;
+  ctx.pool().ParallelFor(s.shape.batch * unit_tasks, [a, unit_tasks](int64_t t) {
+    const IntFcState& s = *a->s;
+    const int64_t b = t / unit_tasks;
+    const int64_t u0 = (t % unit_tasks) * kUnitsPerTask;
+    const int64_t u1 = std::min(s.shape.units, u0 + kUnitsPerTask);
+    const int64_t d = s.shape.depth;
+    const TIn* x = a->x + b * d;
+    int64_t x_sum = 0;
+    if (s.weights_offset != 0) {
+      for (int64_t i = 0; i < d; ++i) x_sum += x[i];
+    }
+    for (int64_t u = u0; u < u1; ++u) {
+      const TW* w = a->w + u * d;
+      // sum (w + wo)(x + xo) = sum w x + xo sum w + wo sum x + d wo xo,
+      // exact in int64; TAcc then wraps as TFLite's accumulator would.
+      int64_t dot = 0;
+      if (sizeof(TIn) == 1) {
+        int32_t dot32 = 0;
+        for (int64_t i = 0; i < d; ++i) {
+          dot32 += static_cast<int32_t>(w[i]) * static_cast<int32_t>(x[i]);
+        }
+        dot = dot32;
+      } else {
+        for (int64_t i = 0; i < d; ++i) {
+          dot += static_cast<int32_t>(w[i]) * static_cast<int32_t>(x[i]);
+        }
+      }
+      int64_t acc64 = dot +
+                      int64_t{s.input_offset} *
+                          s.weight_row_sums[static_cast<size_t>(u)] +
+                      int64_t{s.weights_offset} * x_sum +
+                      d * int64_t{s.weights_offset} * s.input_offset;
+      if (a->bias != nullptr) acc64 += a->bias[u];
+      const TAcc acc = static_cast<TAcc>(acc64);
+      a->y[b * s.shape.units + u] = static_cast<TIn>(numerics::Requantize(
+          acc, s.multiplier[static_cast<size_t>(u)],
+          s.shift[static_cast<size_t>(u)], s.output_offset, s.act_min,
+          s.act_max));
+    }
+  });
+}
+
+// ------------------------------------------------------------- hybrid
+
+struct HybridFcState : KernelState {
+  FcShape shape;
+  bool asymmetric = false;
+  ir::Activation act = ir::Activation::kNone;
+  std::vector<float> channel_scales;  // per unit, or empty (per tensor)
+  float tensor_scale = 1.0f;
+  std::vector<int32_t> weight_row_sums;
+  // Per-run buffers, sized in prepare.
+  std::vector<int8_t> quantized;  // batch x depth
+  std::vector<float> scaling;     // per batch
+  std::vector<int32_t> offsets;   // per batch
+};
+
+// TFLite's PortableSymmetricQuantizeFloats.
+void SymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale) {
+  float lo = 0, hi = 0;
+  if (n > 0) {
+    const auto mm = std::minmax_element(x, x + n);
+    lo = *mm.first;
+    hi = *mm.second;
+  }
+  const float range = std::max(std::abs(lo), std::abs(hi));
+  if (range == 0) {
+    std::fill(q, q + n, 0);
+    *scale = 1;
+    return;
+  }
+  *scale = range / 127;
+  const float inv = 127 / range;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t v = static_cast<int32_t>(std::round(x[i] * inv));
+    q[i] = static_cast<int8_t>(std::min(127, std::max(-127, v)));
+  }
+}
+
+// TFLite's PortableAsymmetricQuantizeFloats.
+void AsymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale,
+                        int32_t* offset) {
+  const double qmin = -128, qmax = 127;
+  float lo = 0, hi = 0;
+  if (n > 0) {
+    const auto mm = std::minmax_element(x, x + n);
+    lo = *mm.first;
+    hi = *mm.second;
+  }
+  const double rmin = static_cast<double>(std::min(0.0f, lo));
+  const double rmax = static_cast<double>(std::max(0.0f, hi));
+  if (rmin == rmax) {
+    std::fill(q, q + n, 0);
+    *scale = 1;
+    *offset = 0;
+    return;
+  }
+  const double s = (rmax - rmin) / (qmax - qmin);
+  const double zp_from_min = qmin - rmin / s;
+  const double zp_from_max = qmax - rmax / s;
+  const double err_min = std::abs(qmin) + std::abs(rmin / s);
+  const double err_max = std::abs(qmax) + std::abs(rmax / s);
+  const double zp = err_min < err_max ? zp_from_min : zp_from_max;
+  int8_t nudged = 0;
+  if (zp <= qmin) {
+    nudged = -128;
+  } else if (zp >= qmax) {
+    nudged = 127;
+  } else {
+    nudged = static_cast<int8_t>(std::round(zp));
+  }
+  *scale = static_cast<float>(s);
+  *offset = nudged;
+  const float inv = 1.0f / *scale;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t v =
+        static_cast<int32_t>(std::round(static_cast<float>(*offset) + x[i] * inv));
+    q[i] = static_cast<int8_t>(std::min(127, std::max(-128, v)));
+  }
+}
+
+float ApplyFloatActivation(ir::Activation act, float v) {
+  switch (act) {
+    case ir::Activation::kNone:
+      return v;
+    case ir::Activation::kRelu:
+      return std::max(0.0f, v);
+    case ir::Activation::kReluN1To1:
+      return std::max(-1.0f, std::min(1.0f, v));
+    case ir::Activation::kRelu6:
+      return std::max(0.0f, std::min(6.0f, v));
+    case ir::Activation::kTanh:
+      return std::tanh(v);
+    case ir::Activation::kSignBit:
+      return std::signbit(v) ? 1.0f : 0.0f;
+  }
+  return v;
+}
+
+}  // namespace
+
+absl::Status PrepareIntFullyConnected(OpContext& ctx) {
+  const RtTensor* in = nullptr;
+  const RtTensor* w = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &in));
+  RETURN_IF_ERROR(integer::RequireConstant(ctx, 1, "weights", &w));
+  const RtTensor* bias = ctx.input(2);
+  RtTensor* out = ctx.output(0);
+  if (out->type != in->type) {
+    return ctx.Unsupported(absl::StrCat(
+        "input '", in->name(), "' is ", ir::DataTypeName(in->type),
+        " but output '", out->name(), "' is ", ir::DataTypeName(out->type)));
+  }
+  const bool is_uint8 = in->type == ir::DataType::kUInt8;
+  const bool is_int16 = in->type == ir::DataType::kInt16;
+  const ir::DataType want_w = is_uint8 ? ir::DataType::kUInt8 : ir::DataType::kInt8;
+  if (w->type != want_w) {
+    return ctx.Unsupported(absl::StrCat(
+        "weights '", w->name(), "' are ", ir::DataTypeName(w->type), " with ",
+        ir::DataTypeName(in->type), " activations; expected ",
+        ir::DataTypeName(want_w)));
+  }
+  auto state = std::make_unique<IntFcState>();
+  IntFcState& s = *state;
+  s.type = in->type;
+  RETURN_IF_ERROR(FcOutputShape(ctx, *in, *w, &s.shape));
+  const auto o = ir::OptionsOr<ir::FullyConnectedOptions>(ctx.op().options);
+  QuantInfo qi, qo;
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *in, "input", &qi, is_int16));
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo, is_int16));
+  s.input_offset = -qi.zero_point;
+  s.output_offset = qo.zero_point;
+  RETURN_IF_ERROR(integer::ActivationRange(ctx, o.activation, out->type, qo,
+                                           &s.act_min, &s.act_max));
+  const auto& wq = w->ir->quantization;
+  const bool per_channel = wq.has_value() && wq->scale.size() > 1;
+  std::vector<float> wscales;
+  if (per_channel) {
+    RETURN_IF_ERROR(integer::ReadWeightScales(ctx, *w, "weights", s.shape.units,
+                                              0, &wscales));
+    numerics::ChannelMultipliers cm = numerics::QuantizeChannelMultipliers(
+        qi.scale, wscales.data(), static_cast<int>(wscales.size()), qo.scale,
+        static_cast<int>(s.shape.units));
+    s.multiplier = std::move(cm.multiplier);
+    s.shift = std::move(cm.shift);
+  } else {
+    QuantInfo qw;
+    RETURN_IF_ERROR(integer::ReadQuant(ctx, *w, "weights", &qw));
+    wscales = {qw.scale};
+    s.weights_offset = -qw.zero_point;
+    // TFLite: the product of the two float scales in float, then double.
+    const double real = static_cast<double>(qi.scale * qw.scale) /
+                        static_cast<double>(qo.scale);
+    int32_t m = 0;
+    int sh = 0;
+    numerics::QuantizeMultiplier(real, &m, &sh);
+    s.multiplier.assign(static_cast<size_t>(s.shape.units), m);
+    s.shift.assign(static_cast<size_t>(s.shape.units), sh);
+  }
+  RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.shape.units, is_int16,
+                                     qi.scale, wscales, qo.scale));
+  const bool int64_acc =
+      is_int16 && (bias == nullptr || bias->type == ir::DataType::kInt64);
+  for (int sh : s.shift) {
+    if (sh > (int64_acc ? 7 : 30)) {
+      return ctx.Error(absl::StrCat(
+          "requantization scale input*weights/output is too large (shift ", sh,
+          "); check the scales of '", in->name(), "' and '", out->name(), "'"));
+    }
+  }
+  s.weight_row_sums.assign(static_cast<size_t>(s.shape.units), 0);
+  for (int64_t u = 0; u < s.shape.units; ++u) {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < s.shape.depth; ++i) {
+      sum += is_uint8 ? int64_t{w->Data<uint8_t>()[u * s.shape.depth + i]}
+                      : int64_t{w->Data<int8_t>()[u * s.shape.depth + i]};
+    }
+    s.weight_row_sums[static_cast<size_t>(u)] = sum;
+  }
+  ctx.set_state(std::move(state));
+  return absl::OkStatus();
+}
+
+absl::Status EvalIntFullyConnected(OpContext& ctx) {
+  const IntFcState& s = *ctx.state<IntFcState>();
+  if (s.shape.batch * s.shape.units == 0) return absl::OkStatus();
+  const RtTensor* bias = ctx.input(2);
+  switch (s.type) {
+    case ir::DataType::kInt8:
+      RunIntFc<int8_t, int8_t, int32_t, int32_t>(ctx, s);
+      return absl::OkStatus();
+    case ir::DataType::kUInt8:
+      RunIntFc<uint8_t, uint8_t, int32_t, int32_t>(ctx, s);
+      return absl::OkStatus();
+    case ir::DataType::kInt16:
+      if (bias != nullptr && bias->type == ir::DataType::kInt32) {
+        RunIntFc<int16_t, int8_t, int32_t, int32_t>(ctx, s);
+      } else {
+        RunIntFc<int16_t, int8_t, int64_t, int64_t>(ctx, s);
+      }
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  return ctx.Unsupported("fully-connected activation type");
+}
+
+absl::Status PrepareHybridFullyConnected(OpContext& ctx) {
+  RETURN_IF_ERROR(ExpectType(ctx, 0, ir::DataType::kFloat32));
+  const RtTensor* in = ctx.input(0);
+  const RtTensor* w = nullptr;
+  RETURN_IF_ERROR(integer::RequireConstant(ctx, 1, "weights", &w));
+  if (w->type != ir::DataType::kInt8) {
+    return ctx.Unsupported(absl::StrCat("hybrid weights '", w->name(),
+                                        "' are ", ir::DataTypeName(w->type),
+                                        "; expected int8"));
+  }
+  const RtTensor* bias = ctx.input(2);
+  if (bias != nullptr && bias->type != ir::DataType::kFloat32) {
+    return ctx.Unsupported(absl::StrCat("hybrid bias '", bias->name(), "' is ",
+                                        ir::DataTypeName(bias->type),
+                                        "; expected float32"));
+  }
+  if (ctx.output(0)->type != ir::DataType::kFloat32) {
+    return ctx.Unsupported("hybrid FULLY_CONNECTED output must be float32");
+  }
+  auto state = std::make_unique<HybridFcState>();
+  HybridFcState& s = *state;
+  RETURN_IF_ERROR(FcOutputShape(ctx, *in, *w, &s.shape));
+  if (bias != nullptr && bias->NumElements() != s.shape.units) {
+    return ctx.Error(absl::StrCat("bias '", bias->name(), "' has shape ",
+                                  DimsString(bias->shape), "; expected ",
+                                  s.shape.units, " elements"));
+  }
+  const auto o = ir::OptionsOr<ir::FullyConnectedOptions>(ctx.op().options);
+  s.asymmetric = o.asymmetric_quantize_inputs;
+  s.act = o.activation;
+  std::vector<float> scales;
+  RETURN_IF_ERROR(
+      integer::ReadWeightScales(ctx, *w, "weights", s.shape.units, 0, &scales));
+  if (scales.size() > 1) {
+    s.channel_scales = scales;
+  } else {
+    s.tensor_scale = scales[0];
+  }
+  s.weight_row_sums.assign(static_cast<size_t>(s.shape.units), 0);
+  const int8_t* wd = w->Data<int8_t>();
+  for (int64_t u = 0; u < s.shape.units; ++u) {
+    int32_t sum = 0;
+    for (int64_t i = 0; i < s.shape.depth; ++i) sum += wd[u * s.shape.depth + i];
+    s.weight_row_sums[static_cast<size_t>(u)] = sum;
+  }
+  s.quantized.assign(static_cast<size_t>(s.shape.batch * s.shape.depth), 0);
+  s.scaling.assign(static_cast<size_t>(s.shape.batch), 1.0f);
+  s.offsets.assign(static_cast<size_t>(s.shape.batch), 0);
+  ctx.set_state(std::move(state));
+  return absl::OkStatus();
+}
+
+absl::Status EvalHybridFullyConnected(OpContext& ctx) {
+  HybridFcState& s = *ctx.state<HybridFcState>();
+  const int64_t batch = s.shape.batch, depth = s.shape.depth,
+                units = s.shape.units;
+  if (batch * units == 0) return absl::OkStatus();
+  const float* x = ctx.input(0)->Data<float>();
+  // Per-batch input quantization (each row independent).
+  for (int64_t b = 0; b < batch; ++b) {
+    int8_t* q = s.quantized.data() + b * depth;
+    float* sf = &s.scaling[static_cast<size_t>(b)];
+    if (s.asymmetric) {
+      AsymmetricQuantize(x + b * depth, depth, q, sf,
+                         &s.offsets[static_cast<size_t>(b)]);
+    } else {
+      SymmetricQuantize(x + b * depth, depth, q, sf);
+      s.offsets[static_cast<size_t>(b)] = 0;
+    }
+    if (s.channel_scales.empty()) *sf *= s.tensor_scale;
+  }
+  struct Args {
+    const HybridFcState* s;
+    const int8_t* w;
+    const float* bias;
+    float* y;
+  } args{&s, ctx.input(1)->Data<int8_t>(),
+         ctx.input(2) ? ctx.input(2)->Data<float>() : nullptr,
+         ctx.output(0)->Data<float>()};
+  const int64_t unit_tasks = (units + kUnitsPerTask - 1) / kUnitsPerTask;
+  const Args* a = &args;
+  ctx.pool().ParallelFor(batch * unit_tasks, [a, unit_tasks](int64_t t) {
+    const HybridFcState& s = *a->s;
+    const int64_t b = t / unit_tasks;
+    const int64_t u0 = (t % unit_tasks) * kUnitsPerTask;
+    const int64_t u1 = std::min(s.shape.units, u0 + kUnitsPerTask);
+    const int64_t d = s.shape.depth;
+    const int8_t* q = s.quantized.data() + b * d;
+    const float batch_scale = s.scaling[static_cast<size_t>(b)];
+    const int32_t offset = s.offsets[static_cast<size_t>(b)];
+    for (int64_t u = u0; u < u1; ++u) {
+      const int8_t* w = a->w + u * d;
+      int32_t dot = 0;
+      for (int64_t i = 0; i < d; ++i) {
+        dot += static_cast<int32_t>(w[i]) * static_cast<int32_t>(q[i]);
+      }
+      dot -= s.weight_row_sums[static_cast<size_t>(u)] * offset;
+      float scale = batch_scale;
+      if (!s.channel_scales.empty()) {
+        scale *= s.channel_scales[static_cast<size_t>(u)];
+      }
+      float v = a->bias != nullptr ? a->bias[u] : 0.0f;
+      const float contribution = static_cast<float>(dot) * scale;
+      v += contribution;
+      a->y[b * s.shape.units + u] = ApplyFloatActivation(s.act, v);
+    }
+  });
+  return absl::OkStatus();
+}
+
+}  // namespace qforge::runtime

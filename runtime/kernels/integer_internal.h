@@ -1,0 +1,203 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Shared machinery of the integer family (not part of the kernel
+// interface): reading and validating quantization parameters, TFLite's
+// fused-activation ranges and SAME/VALID window arithmetic, broadcasting
+// index plans, and scratch slots for parallel tasks.
+//
+// Every integer kernel computes each output element independently with
+// integer arithmetic (or a fixed float expression), so results never depend
+// on how work is split; tasks still split only output elements, in chunks
+// whose size depends on the problem alone.
+#ifndef QFORGE_RUNTIME_KERNELS_INTEGER_INTERNAL_H_
+#define QFORGE_RUNTIME_KERNELS_INTEGER_INTERNAL_H_
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "ir/options.h"
+#include "numerics/fixed_point.h"
+#include "runtime/kernel.h"
+
+namespace qforge::runtime::integer {
+
+// Per-tensor quantization of an activation.
+struct QuantInfo {
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+};
+
+// int8, uint8, int16 (the activation types of integer kernels).
+bool IsActivationType(ir::DataType type);
+int32_t TypeMin(ir::DataType type);
+int32_t TypeMax(ir::DataType type);
+
+// The per-tensor scale and zero point of `t` (role names it in errors:
+// "input", "output", ...). Errors when the tensor carries no quantization,
+// more than one scale, a non-positive or non-finite scale, or a zero point
+// outside its type's range. `require_zero_zp`: TFLite's symmetric int16
+// kernels need zero point 0.
+absl::Status ReadQuant(const OpContext& ctx, const RtTensor& t,
+                       absl::string_view role, QuantInfo* q,
+                       bool require_zero_zp = false);
+
+// Weight scales of `w` for `channels` output channels along `axis`: either
+// one scale (broadcast) or exactly `channels`, all positive and finite, and
+// every zero point 0 (TFLite's int8 weights are symmetric).
+absl::Status ReadWeightScales(const OpContext& ctx, const RtTensor& w,
+                              absl::string_view role, int64_t channels,
+                              int axis, std::vector<float>* scales);
+
+// Checks an optional bias: type (int32, or int32/int64 when `allow_int64`),
+// `channels` elements, constant data, and — when it carries scales — that
+// each bias scale is input_scale * weight_scale[c] within TFLite's
+// tolerance (|difference| / output_scale <= 0.02).
+absl::Status CheckBias(const OpContext& ctx, const RtTensor* bias,
+                       int64_t channels, bool allow_int64, float input_scale,
+                       const std::vector<float>& weight_scales,
+                       float output_scale);
+
+// TFLite's CalculateActivationRangeQuantized for `out_type`: NONE gives the
+// type range; RELU, RELU6, RELU_N1_TO_1 clamp at the quantized 0, 6, +-1
+// (zero_point + round(x / scale)). Other activations are unsupported.
+absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
+                             ir::DataType out_type, const QuantInfo& out,
+                             int32_t* act_min, int32_t* act_max);
+
+// TFLite's window arithmetic (ComputeOutSize / ComputePaddingWithOffset).
+int64_t WindowOutSize(ir::Padding padding, int64_t in, int64_t filter,
+                      int64_t stride, int64_t dilation);
+int64_t WindowPadBefore(int64_t stride, int64_t dilation, int64_t in,
+                        int64_t filter, int64_t out);
+
+// Quantizes a real value for parameter checks: zp + round(x / scale).
+int32_t QuantizeReal(float x, const QuantInfo& q);
+
+// An index plan for NumPy broadcasting of two inputs of rank <= 6 into the
+// output shape: out[i] = f(a[ia], b[ib]).
+struct BroadcastPlan {
+  static constexpr int kMaxRank = 6;
+  bool same_shape = false;  // a, b and out are all the same shape
+  int rank = 0;
+  int64_t out_dims[kMaxRank] = {};
+  int64_t a_strides[kMaxRank] = {};  // 0 on broadcast axes
+  int64_t b_strides[kMaxRank] = {};
+  int64_t num_elements = 0;
+};
+absl::Status MakeBroadcastPlan(const OpContext& ctx,
+                               absl::Span<const int64_t> a,
+                               absl::Span<const int64_t> b, BroadcastPlan* plan);
+
+// Calls f(out_index, a_index, b_index) for output elements [begin, end).
+template <typename F>
+void ForEachBroadcast(const BroadcastPlan& p, int64_t begin, int64_t end,
+                      F&& f) {
+  if (p.same_shape) {
+    for (int64_t i = begin; i < end; ++i) f(i, i, i);
+    return;
+  }
+  // Decompose `begin` into coordinates, then step like an odometer.
+  int64_t coord[BroadcastPlan::kMaxRank] = {};
+  int64_t rem = begin;
+  int64_t ia = 0, ib = 0;
+  for (int d = p.rank - 1; d >= 0; --d) {
+    coord[d] = p.out_dims[d] == 0 ? 0 : rem % p.out_dims[d];
+    rem = p.out_dims[d] == 0 ? 0 : rem / p.out_dims[d];
+    ia += coord[d] * p.a_strides[d];
+    ib += coord[d] * p.b_strides[d];
+  }
+  for (int64_t i = begin; i < end; ++i) {
+    f(i, ia, ib);
+    for (int d = p.rank - 1; d >= 0; --d) {
+      ++coord[d];
+      ia += p.a_strides[d];
+      ib += p.b_strides[d];
+      if (coord[d] < p.out_dims[d]) break;
+      ia -= coord[d] * p.a_strides[d];
+      ib -= coord[d] * p.b_strides[d];
+      coord[d] = 0;
+    }
+  }
+}
+
+// Elementwise work in fixed-size chunks (boundaries depend on the size
+// alone). `fn(begin, end)` must only write outputs [begin, end).
+inline constexpr int64_t kElementwiseChunk = 1 << 14;
+template <typename F>
+void ParallelChunks(const OpContext& ctx, int64_t n, int64_t chunk,
+                    const F& fn) {
+  if (n <= 0) return;
+  const int64_t tasks = (n + chunk - 1) / chunk;
+  if (tasks == 1) {
+    fn(int64_t{0}, n);
+    return;
+  }
+  struct Args {
+    const F* fn;
+    int64_t n, chunk;
+  } args{&fn, n, chunk};
+  // One captured pointer: the std::function stays allocation-free.
+  const Args* a = &args;
+  ctx.pool().ParallelFor(tasks, [a](int64_t t) {
+    const int64_t begin = t * a->chunk;
+    (*a->fn)(begin, std::min(a->n, begin + a->chunk));
+  });
+}
+
+// Per-task scratch memory: `slots` buffers of `bytes` each; a running task
+// borrows a free one for its duration. Sized in prepare, used in eval.
+class ScratchSlots {
+ public:
+  void Resize(int slots, size_t bytes);
+  // A free slot (spins until one is; there are at least as many slots as
+  // threads, so one always is).
+  int Acquire();
+  void Release(int slot) { busy_[static_cast<size_t>(slot)].store(false); }
+  uint8_t* data(int slot) {
+    return buffers_[static_cast<size_t>(slot)].data();
+  }
+
+ private:
+  std::vector<std::vector<uint8_t>> buffers_;
+  std::unique_ptr<std::atomic<bool>[]> busy_;
+  int slots_ = 0;
+};
+
+// Borrows a slot for a scope.
+class ScratchLease {
+ public:
+  explicit ScratchLease(ScratchSlots* s) : s_(s), slot_(s->Acquire()) {}
+  ~ScratchLease() { s_->Release(slot_); }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  template <typename T>
+  T* As() {
+    return reinterpret_cast<T*>(s_->data(slot_));
+  }
+
+ private:
+  ScratchSlots* s_;
+  int slot_;
+};
+
+// Number of scratch slots to reserve: one per pool thread (plus the
+// caller).
+inline int ScratchSlotCount(const OpContext& ctx) {
+  return ctx.pool().num_threads() + 1;
+}
+
+// Checks input i exists and is one of the activation types; returns it.
+absl::Status RequireActivation(const OpContext& ctx, int i,
+                               const RtTensor** t);
+// Checks input i exists and is a constant.
+absl::Status RequireConstant(const OpContext& ctx, int i, absl::string_view role,
+                             const RtTensor** t);
+
+}  // namespace qforge::runtime::integer
+
+#endif  // QFORGE_RUNTIME_KERNELS_INTEGER_INTERNAL_H_

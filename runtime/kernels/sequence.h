@@ -1,0 +1,20 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Kernel family: sequence (prepare/eval functions listed in sequence.def).
+//   sequence_lstm.cc: UNIDIRECTIONAL_SEQUENCE_LSTM (float32)
+#ifndef QFORGE_RUNTIME_KERNELS_SEQUENCE_H_
+#define QFORGE_RUNTIME_KERNELS_SEQUENCE_H_
+
+#include "runtime/kernel.h"
+
+namespace qforge::runtime {
+
+// TFLite's 20- or 24-input LSTM over a [batch, time, input] sequence
+// ([time, batch, input] when time_major); output_state (input 18) and
+// cell_state (input 19) are variable tensors the kernel updates in place.
+absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx);
+absl::Status EvalUnidirectionalSequenceLstm(OpContext& ctx);
+
+}  // namespace qforge::runtime
+
+#endif  // QFORGE_RUNTIME_KERNELS_SEQUENCE_H_

@@ -1,0 +1,59 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Calibration streams samples: its peak memory must not grow with the
+// number of samples (10 vs 200 samples of the same model: < 10% apart).
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/support/test_paths.h"
+
+namespace qforge {
+namespace {
+
+// Peak resident set (KiB) of `command`, run in its own process.
+long PeakRssKib(const std::string& command, int* exit_code) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + command + " >/dev/null 2>&1").c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
+  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return usage.ru_maxrss;
+}
+
+TEST(CalibrateMemoryTest, PeakDoesNotGrowWithSamples) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string mnist = testing::TestDataDir() + "/mnist/";
+  // Lists of 10 and 200 samples (the ten digits, repeated).
+  for (int n : {10, 200}) {
+    std::ofstream list(dir + "/list" + std::to_string(n) + ".txt");
+    for (int i = 0; i < n; ++i) list << mnist << "sample" << i % 10 << ".png\n";
+  }
+  long peak[2];
+  int k = 0;
+  for (int n : {10, 200}) {
+    int code = -1;
+    peak[k++] = PeakRssKib(
+        testing::QforgeBinary() + " calibrate " + testing::TestDataDir() +
+            "/models/conv_fc_mnist.tflite --data " + dir + "/list" +
+            std::to_string(n) + ".txt --scale 0.003921569 --threads 1 -o " +
+            dir + "/s.json",
+        &code);
+    ASSERT_EQ(code, 0) << n << " samples";
+  }
+  std::printf("calibrate peak RSS: %ld KiB for 10 samples, %ld KiB for 200\n",
+              peak[0], peak[1]);
+  EXPECT_LT(std::abs(peak[1] - peak[0]), peak[0] / 10);
+}
+
+}  // namespace
+}  // namespace qforge

@@ -1,0 +1,144 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Range methods on synthetic distributions whose optimum is known
+// independently (closed forms, or a brute-force search over the analytic
+// density written here without the histogram code).
+#include "calibration/range.h"
+
+#include <cmath>
+#include <random>
+
+#include "gtest/gtest.h"
+
+namespace qforge::calibration {
+namespace {
+
+TensorStats FromSamples(const std::vector<float>& values) {
+  TensorStats s;
+  for (float v : values) {
+    s.count++;
+    s.min = std::min(s.min, v);
+    s.max = std::max(s.max, v);
+    s.histogram.Add(BucketOf(v));
+  }
+  return s;
+}
+
+std::vector<float> Uniform(float lo, float hi, int n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+TEST(RangeTest, ParsesMethods) {
+  EXPECT_EQ(ParseRangeMethod("minmax")->method, RangeMethod::kMinMax);
+  EXPECT_EQ(ParseRangeMethod("kl")->method, RangeMethod::kKl);
+  EXPECT_EQ(ParseRangeMethod("mse")->method, RangeMethod::kMse);
+  EXPECT_DOUBLE_EQ(ParseRangeMethod("percentile:99.9")->percentile, 99.9);
+  EXPECT_FALSE(ParseRangeMethod("percentile:40").ok());
+  EXPECT_FALSE(ParseRangeMethod("percentile:abc").ok());
+  EXPECT_FALSE(ParseRangeMethod("max").ok());
+}
+
+TEST(RangeTest, MinMaxIsExact) {
+  const TensorStats s = FromSamples({-3.25f, 0.5f, 7.125f, 2.0f});
+  const Range r = ComputeRange(s, *ParseRangeMethod("minmax"));
+  EXPECT_EQ(r.min, -3.25f);
+  EXPECT_EQ(r.max, 7.125f);
+}
+
+TEST(RangeTest, PercentileOfUniform) {
+  // Uniform on [0, 10]: the 99th percentile is 9.9 and the 1st is 0.1; the
+  // log-grid buckets near 10 are 1/32 of a binade (~0.25) wide, and the
+  // sample quantile has its own noise.
+  const TensorStats s = FromSamples(Uniform(0.0f, 10.0f, 200000, 1));
+  const Range r = ComputeRange(s, *ParseRangeMethod("percentile:99"));
+  EXPECT_NEAR(r.max, 9.9, 0.05);
+  EXPECT_NEAR(r.min, 0.1, 0.01);
+}
+
+TEST(RangeTest, MseKeepsTheFullRangeOfAUniform) {
+  // For a uniform distribution any clipping costs more than the rounding it
+  // saves at 8 bits: the optimum is the full range.
+  const TensorStats s = FromSamples(Uniform(-1.0f, 1.0f, 100000, 2));
+  const Range r = ComputeRange(s, *ParseRangeMethod("mse"));
+  EXPECT_NEAR(r.min, -1.0, 0.02);
+  EXPECT_NEAR(r.max, 1.0, 0.02);
+}
+
+// Expected squared 8-bit quantization error of a Laplace(0, 1) clipped at
+// +/-t, by numerical integration of the density (independent of range.cc).
+double LaplaceMse(double t) {
+  const double step = 2 * t / 255;
+  double err = 0;
+  const double dx = 4e-3;
+  for (double x = dx / 2; x < 40; x += dx) {
+    const double p = 0.5 * std::exp(-x);
+    const double e = x <= t ? step * step / 12 : (x - t) * (x - t);
+    err += 2 * p * e * dx;
+  }
+  return err;
+}
+
+TEST(RangeTest, MseFindsTheLaplaceOptimum) {
+  // Brute-force optimum of the analytic error over t.
+  double best_t = 1, best = 1e9;
+  for (double t = 1; t < 20; t += 0.02) {
+    const double e = LaplaceMse(t);
+    if (e < best) {
+      best = e;
+      best_t = t;
+    }
+  }
+  std::mt19937 rng(3);
+  std::exponential_distribution<float> expo(1.0f);
+  std::bernoulli_distribution sign(0.5);
+  std::vector<float> v(400000);
+  for (float& x : v) x = sign(rng) ? expo(rng) : -expo(rng);
+  const TensorStats s = FromSamples(v);
+  const Range r = ComputeRange(s, *ParseRangeMethod("mse"));
+  const double t = 0.5 * (r.max - r.min);
+  // The error curve is flat near its minimum; within 10% of the optimum.
+  EXPECT_NEAR(t, best_t, 0.1 * best_t) << "analytic optimum " << best_t;
+  EXPECT_LT(t, 0.8 * s.max);  // it clips
+}
+
+TEST(RangeTest, KlClipsOutliersButNotAUniform) {
+  // A uniform distribution loses nothing to 8-bit quantization: KL keeps
+  // (nearly) the whole range.
+  const TensorStats u = FromSamples(Uniform(0.0f, 4.0f, 100000, 4));
+  const Range ru = ComputeRange(u, *ParseRangeMethod("kl"));
+  EXPECT_GT(ru.max, 3.8);
+  // Gaussian mass plus a handful of huge outliers: the threshold lands far
+  // below the outliers (TensorRT's rationale for the method).
+  std::mt19937 rng(5);
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::vector<float> v(200000);
+  for (float& x : v) x = g(rng);
+  for (int i = 0; i < 20; ++i) v[i] = 100.0f;
+  const TensorStats s = FromSamples(v);
+  const Range r = ComputeRange(s, *ParseRangeMethod("kl"));
+  EXPECT_LT(r.max, 20.0);
+  EXPECT_GT(r.max, 2.0);
+}
+
+TEST(RangeTest, EmptyAndConstantStatsAreSafe) {
+  TensorStats empty;
+  for (const char* m : {"minmax", "percentile:99", "kl", "mse"}) {
+    const Range r = ComputeRange(empty, *ParseRangeMethod(m));
+    EXPECT_EQ(r.min, 0.0f) << m;
+    EXPECT_EQ(r.max, 0.0f) << m;
+  }
+  const TensorStats c = FromSamples(std::vector<float>(100, 3.0f));
+  for (const char* m : {"minmax", "percentile:99", "kl", "mse"}) {
+    const Range r = ComputeRange(c, *ParseRangeMethod(m));
+    EXPECT_TRUE(std::isfinite(r.min) && std::isfinite(r.max)) << m;
+    EXPECT_LE(r.min, r.max) << m;
+    EXPECT_LE(r.max, 3.0f) << m;
+  }
+}
+
+}  // namespace
+}  // namespace qforge::calibration

@@ -1,0 +1,27 @@
+# Tests of formats/data (npy/npz, images, wav, --data specs, SampleSource).
+include(GoogleTest)
+add_executable(formats_data_test
+  ${CMAKE_CURRENT_LIST_DIR}/array_fit_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/data_source_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/data_spec_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fingerprint_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/image_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/npy_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/npz_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/test_util.cc
+  ${CMAKE_CURRENT_LIST_DIR}/wav_test.cc
+)
+target_link_libraries(formats_data_test PRIVATE qforge_formats
+                      GTest::gtest_main GTest::gmock)
+target_compile_definitions(formats_data_test PRIVATE
+  QFORGE_TESTDATA_DATA_DIR="${CMAKE_CURRENT_LIST_DIR}/../../../testdata/data")
+gtest_discover_tests(formats_data_test DISCOVERY_MODE PRE_TEST
+                     PROPERTIES LABELS "unit")
+
+# libFuzzer target over the data decoders (configure with -DQFORGE_FUZZ=ON
+# and clang); seed it with testdata/data (see data_fuzzer.cc).
+if(QFORGE_FUZZ)
+  add_executable(formats_data_fuzzer ${CMAKE_CURRENT_LIST_DIR}/data_fuzzer.cc)
+  target_link_libraries(formats_data_fuzzer PRIVATE qforge_formats)
+  target_link_options(formats_data_fuzzer PRIVATE -fsanitize=fuzzer)
+endif()

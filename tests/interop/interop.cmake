@@ -1,0 +1,15 @@
+# LiteRT interop tests that need a C++ helper (tests/interop/README.md).
+# Included from tests/CMakeLists.txt, after the qforge targets exist.
+
+# qforge_make_inputs: writes the input tensors `qforge run --data` would feed
+# a model as .npy, so that LiteRT gets the very same tensors.
+add_executable(qforge_make_inputs ${CMAKE_CURRENT_LIST_DIR}/make_inputs.cc)
+target_link_libraries(qforge_make_inputs PRIVATE qforge_cmd)
+
+# qforge's float interpreter against LiteRT on every corpus model it covers.
+add_test(NAME interop_float_vs_litert
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/float_vs_litert.sh
+                 $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/../shared/corpus
+                 $<TARGET_FILE:qforge_make_inputs>)
+set_tests_properties(interop_float_vs_litert PROPERTIES
+                     LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 1200)
