@@ -23,6 +23,7 @@ struct RunArgs {
   std::string model;
   DataFlags data;
   std::string output_dir;
+  std::string save_inputs;
   int threads = 0;
 };
 
@@ -64,9 +65,15 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   ASSIGN_OR_RETURN(std::unique_ptr<runtime::Interpreter> interpreter,
                    runtime::Interpreter::Create(model, options));
   std::vector<std::vector<ir::HostTensor>> outputs(interpreter->num_outputs());
+  std::vector<std::vector<ir::HostTensor>> saved(interpreter->num_inputs());
   Progress progress("run", flags.quiet);
   for (int64_t i = 0; i < data.size(); ++i) {
     ASSIGN_OR_RETURN(std::vector<ir::HostTensor> inputs, data.Get(i));
+    if (!args.save_inputs.empty()) {
+      for (size_t k = 0; k < inputs.size() && k < saved.size(); ++k) {
+        saved[k].push_back(inputs[k]);
+      }
+    }
     absl::Status s = interpreter->Run(inputs);
     if (!s.ok()) {
       return absl::Status(s.code(), absl::StrCat(args.model, ": sample ", i, " (",
@@ -85,6 +92,16 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
         absl::StrCat(args.output_dir, ": cannot create folder: ", ec.message()));
   }
   const std::string inputs[] = {args.model};
+  if (!args.save_inputs.empty()) {
+    std::filesystem::create_directories(args.save_inputs, ec);
+    for (size_t k = 0; k < saved.size(); ++k) {
+      ASSIGN_OR_RETURN(ir::HostTensor stacked, Stack(saved[k], static_cast<int>(k)));
+      ASSIGN_OR_RETURN(std::vector<uint8_t> npy, formats::WriteNpy(stacked));
+      RETURN_IF_ERROR(WriteFileAtomic(
+          absl::StrCat(args.save_inputs, "/input_", k, ".npy"),
+          absl::Span<const uint8_t>(npy), inputs));
+    }
+  }
   for (size_t k = 0; k < outputs.size(); ++k) {
     ASSIGN_OR_RETURN(ir::HostTensor stacked, Stack(outputs[k], static_cast<int>(k)));
     ASSIGN_OR_RETURN(std::vector<uint8_t> npy, formats::WriteNpy(stacked));
@@ -105,6 +122,9 @@ void RegisterRun(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--output-dir", args->output_dir,
                   "Where to write output_K.npy")
       ->required();
+  sub->add_option("--save-inputs", args->save_inputs,
+                  "Also write the input tensors used as DIR/input_K.npy "
+                  "(to feed another runtime the same data)");
   sub->add_option("--threads", args->threads, "Threads (default: all cores)");
   sub->callback([args, &ctx]() { ctx.status = RunRun(*args, ctx.flags); });
 }

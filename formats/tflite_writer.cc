@@ -12,6 +12,7 @@
 #include "flatbuffers/flatbuffers.h"
 #include "formats/schema/tflite_generated.h"
 #include "formats/tflite_options.h"
+#include "formats/tflite_pack.h"
 
 namespace qforge::formats {
 namespace {
@@ -293,7 +294,7 @@ std::unique_ptr<tflite::ModelT> BuildModelT(const ir::Model& model,
 
 std::vector<uint8_t> Finish(const tflite::ModelT& m) {
   flatbuffers::FlatBufferBuilder fbb(1 << 16);
-  fbb.Finish(tflite::Model::Pack(fbb, &m), tflite::ModelIdentifier());
+  fbb.Finish(PackModel(fbb, m), tflite::ModelIdentifier());
   return std::vector<uint8_t>(fbb.GetBufferPointer(),
                               fbb.GetBufferPointer() + fbb.GetSize());
 }

@@ -512,11 +512,11 @@ absl::Status Interpreter::Impl::Run(absl::Span<const ir::HostTensor> inputs,
           ", the model takes ", ir::DataTypeName(it.type),
           ir::ShapeString(sig)));
     }
-    if (exec.storage[t] == Storage::kConstant ||
-        exec.storage[t] == Storage::kVariable) {
+    if (exec.storage[t] == Storage::kConstant) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "input ", i, " '", it.name, "' is a constant or variable tensor"));
+          "input ", i, " '", it.name, "' is a constant tensor"));
     }
+    // A variable that is also an input starts the run from the given value.
     rt.shape = Dims(given.shape().begin(), given.shape().end());
     rt.data = exec.owned[t].Reserve(given.ByteSize());
     rt.bytes = exec.owned[t].capacity();

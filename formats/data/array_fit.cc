@@ -1,6 +1,8 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "formats/data/array_fit.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "ir/host_tensor.h"
@@ -75,7 +77,9 @@ absl::StatusOr<ArrayFit> FitArray(ir::DataType type,
         DescribeInput(input), " (want ", Hint(s), ")"));
   }
   fit.sample_elements = Product(fit.sample_shape);
-  if (fit.count == 0 || fit.sample_elements == 0) {
+  // An input declared with a 0 dim legitimately takes empty samples.
+  const bool empty_input = std::find(s.begin(), s.end(), 0) != s.end();
+  if (fit.count == 0 || (fit.sample_elements == 0 && !empty_input)) {
     return absl::InvalidArgumentError(
         absl::StrCat(file, ": shape ", ir::ShapeString(shape),
                      " holds no data for input ", DescribeInput(input)));

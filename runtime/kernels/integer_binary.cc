@@ -50,15 +50,18 @@ struct BinaryState : KernelState {
 inline int32_t AddSubGeneral(const BinaryState& s, int32_t x, int32_t y) {
   const int32_t a = (s.in1_offset + x) * (1 << s.left_shift);
   const int32_t b = (s.in2_offset + y) * (1 << s.left_shift);
-  const int32_t sa = MultiplyByQuantizedMultiplierSmallerThanOneExp(a, s.m1, s.s1);
-  const int32_t sb = MultiplyByQuantizedMultiplierSmallerThanOneExp(b, s.m2, s.s2);
+  const int32_t sa =
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(a, s.m1, s.s1);
+  const int32_t sb =
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(b, s.m2, s.s2);
   const int32_t raw = s.kind == BinaryKind::kSub ? sa - sb : sa + sb;
   // SUB accepts an output multiplier above 1 (positive shift); the general
   // form is identical to SmallerThanOneExp for shifts <= 0.
-  const int32_t out = (s.so > 0 ? MultiplyByQuantizedMultiplier(raw, s.mo, s.so)
-                                : MultiplyByQuantizedMultiplierSmallerThanOneExp(
-                                      raw, s.mo, s.so)) +
-                      s.out_offset;
+  const int32_t out =
+      (s.so > 0
+           ? MultiplyByQuantizedMultiplier(raw, s.mo, s.so)
+           : MultiplyByQuantizedMultiplierSmallerThanOneExp(raw, s.mo, s.so)) +
+      s.out_offset;
   return numerics::Clamp(out, s.act_min, s.act_max);
 }
 
@@ -74,9 +77,8 @@ inline int32_t AddSubPot16(const BinaryState& s, int32_t x, int32_t y) {
 
 inline int32_t Mul(const BinaryState& s, int32_t x, int32_t y) {
   const int32_t out =
-      s.out_offset + MultiplyByQuantizedMultiplier((s.in1_offset + x) *
-                                                       (s.in2_offset + y),
-                                                   s.mo, s.so);
+      s.out_offset + MultiplyByQuantizedMultiplier(
+                         (s.in1_offset + x) * (s.in2_offset + y), s.mo, s.so);
   return numerics::Clamp(out, s.act_min, s.act_max);
 }
 
@@ -181,14 +183,13 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
                                   b->name(), "' (", ir::DataTypeName(b->type),
                                   ") must have the same type"));
   }
-  const bool mul16to8 = kind == BinaryKind::kMul &&
-                        a->type == ir::DataType::kInt16 &&
-                        (out->type == ir::DataType::kInt8 ||
-                         out->type == ir::DataType::kUInt8);
+  const bool mul16to8 =
+      kind == BinaryKind::kMul && a->type == ir::DataType::kInt16 &&
+      (out->type == ir::DataType::kInt8 || out->type == ir::DataType::kUInt8);
   if (out->type != a->type && !mul16to8) {
-    return ctx.Unsupported(absl::StrCat(
-        "inputs are ", ir::DataTypeName(a->type), " but output '", out->name(),
-        "' is ", ir::DataTypeName(out->type)));
+    return ctx.Unsupported(
+        absl::StrCat("inputs are ", ir::DataTypeName(a->type), " but output '",
+                     out->name(), "' is ", ir::DataTypeName(out->type)));
   }
   auto state = std::make_unique<BinaryState>();
   BinaryState& s = *state;
@@ -211,10 +212,10 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
   QuantInfo q1, q2, qo;
   RETURN_IF_ERROR(integer::ReadQuant(ctx, *a, "input 0", &q1, need_zero_zp));
   RETURN_IF_ERROR(integer::ReadQuant(ctx, *b, "input 1", &q2, need_zero_zp));
-  RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo,
-                                     need_zero_zp && !mul16to8));
   RETURN_IF_ERROR(
-      integer::ActivationRange(ctx, act, out->type, qo, &s.act_min, &s.act_max));
+      integer::ReadQuant(ctx, *out, "output", &qo, need_zero_zp && !mul16to8));
+  RETURN_IF_ERROR(integer::ActivationRange(ctx, act, out->type, qo, &s.act_min,
+                                           &s.act_max));
 
   if (kind == BinaryKind::kMul) {
     if (mul16to8) {
@@ -246,8 +247,8 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
       s.mode = Mode::kPot16;
       s.s1 = l1 - lo;
       s.s2 = l2 - lo;
-      if (!((s.s1 == 0 || s.s2 == 0) && s.s1 <= 0 && s.s2 <= 0 &&
-            s.s1 >= -31 && s.s2 >= -31)) {
+      if (!((s.s1 == 0 || s.s2 == 0) && s.s1 <= 0 && s.s2 <= 0 && s.s1 >= -31 &&
+            s.s2 >= -31)) {
         return ctx.Error(absl::StrCat(
             "power-of-two scales 2^", l1, ", 2^", l2, " -> 2^", lo,
             ": one input must have the output's scale and the other a "

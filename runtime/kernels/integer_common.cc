@@ -61,13 +61,13 @@ absl::Status ReadQuant(const OpContext& ctx, const RtTensor& t,
   }
   const int64_t zp = qz->zero_point.empty() ? 0 : qz->zero_point[0];
   if (zp < TypeMin(t.type) || zp > TypeMax(t.type)) {
-    return ctx.Error(absl::StrCat(role, " '", t.name(), "' has zero point ",
-                                  zp, ", outside the ",
-                                  ir::DataTypeName(t.type), " range"));
+    return ctx.Error(absl::StrCat(role, " '", t.name(), "' has zero point ", zp,
+                                  ", outside the ", ir::DataTypeName(t.type),
+                                  " range"));
   }
   if (require_zero_zp && zp != 0) {
-    return ctx.Error(absl::StrCat(role, " '", t.name(), "' has zero point ",
-                                  zp, "; ", ir::DataTypeName(t.type),
+    return ctx.Error(absl::StrCat(role, " '", t.name(), "' has zero point ", zp,
+                                  "; ", ir::DataTypeName(t.type),
                                   " tensors of this op must have 0"));
   }
   q->scale = scale;
@@ -80,8 +80,8 @@ absl::Status ReadWeightScales(const OpContext& ctx, const RtTensor& w,
                               int axis, std::vector<float>* scales) {
   const auto& qz = w.ir->quantization;
   if (!qz.has_value() || qz->scale.empty()) {
-    return ctx.Error(absl::StrCat(role, " '", w.name(),
-                                  "' has no quantization scale"));
+    return ctx.Error(
+        absl::StrCat(role, " '", w.name(), "' has no quantization scale"));
   }
   if (qz->scale.size() != 1 &&
       static_cast<int64_t>(qz->scale.size()) != channels) {
@@ -90,10 +90,9 @@ absl::Status ReadWeightScales(const OpContext& ctx, const RtTensor& w,
                                   " output channels"));
   }
   if (qz->scale.size() > 1 && qz->quantized_dimension != axis) {
-    return ctx.Error(absl::StrCat(role, " '", w.name(),
-                                  "' is quantized along axis ",
-                                  qz->quantized_dimension, "; expected axis ",
-                                  axis));
+    return ctx.Error(
+        absl::StrCat(role, " '", w.name(), "' is quantized along axis ",
+                     qz->quantized_dimension, "; expected axis ", axis));
   }
   for (float s : qz->scale) {
     if (!(s > 0.0f) || !std::isfinite(s)) {
@@ -116,9 +115,8 @@ absl::Status CheckBias(const OpContext& ctx, const RtTensor* bias,
                        const std::vector<float>& weight_scales,
                        float output_scale) {
   if (bias == nullptr) return absl::OkStatus();
-  const bool ok_type =
-      bias->type == ir::DataType::kInt32 ||
-      (allow_int64 && bias->type == ir::DataType::kInt64);
+  const bool ok_type = bias->type == ir::DataType::kInt32 ||
+                       (allow_int64 && bias->type == ir::DataType::kInt64);
   if (!ok_type) {
     return ctx.Unsupported(absl::StrCat(
         "bias '", bias->name(), "' is ", ir::DataTypeName(bias->type),
@@ -141,8 +139,8 @@ absl::Status CheckBias(const OpContext& ctx, const RtTensor* bias,
   if (n != weight_scales.size() && n != 1) return absl::OkStatus();
   if (n == 1 && weight_scales.size() > 1) return absl::OkStatus();
   for (size_t c = 0; c < n; ++c) {
-    const double expected =
-        static_cast<double>(input_scale) * static_cast<double>(weight_scales[c]);
+    const double expected = static_cast<double>(input_scale) *
+                            static_cast<double>(weight_scales[c]);
     const double diff = std::abs(expected - static_cast<double>(qz->scale[c]));
     if (diff / static_cast<double>(output_scale) > 0.02) {
       return ctx.Error(absl::StrCat(
@@ -205,9 +203,8 @@ absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
     case ir::Activation::kSignBit:
       break;
   }
-  return ctx.Unsupported(absl::StrCat("fused activation ",
-                                      static_cast<int>(act),
-                                      " on a quantized output"));
+  return ctx.Unsupported(absl::StrCat(
+      "fused activation ", static_cast<int>(act), " on a quantized output"));
 }
 
 int64_t WindowOutSize(ir::Padding padding, int64_t in, int64_t filter,
@@ -225,7 +222,8 @@ int64_t WindowOutSize(ir::Padding padding, int64_t in, int64_t filter,
 int64_t WindowPadBefore(int64_t stride, int64_t dilation, int64_t in,
                         int64_t filter, int64_t out) {
   const int64_t effective = (filter - 1) * dilation + 1;
-  const int64_t total = std::max<int64_t>(0, (out - 1) * stride + effective - in);
+  const int64_t total =
+      std::max<int64_t>(0, (out - 1) * stride + effective - in);
   return total / 2;
 }
 
@@ -288,8 +286,8 @@ absl::Status RequireActivation(const OpContext& ctx, int i,
   const RtTensor* in = ctx.input(i);
   if (in == nullptr) return ctx.Error(absl::StrCat("input ", i, " is missing"));
   if (!IsActivationType(in->type)) {
-    return ctx.Unsupported(absl::StrCat("input ", i, " '", in->name(),
-                                        "' is ", ir::DataTypeName(in->type),
+    return ctx.Unsupported(absl::StrCat("input ", i, " '", in->name(), "' is ",
+                                        ir::DataTypeName(in->type),
                                         "; expected int8, uint8 or int16"));
   }
   *t = in;
@@ -303,8 +301,8 @@ absl::Status RequireConstant(const OpContext& ctx, int i,
     return ctx.Error(absl::StrCat(role, " (input ", i, ") is missing"));
   }
   if (!ctx.InputValueKnown(i)) {
-    return ctx.Unsupported(absl::StrCat(role, " '", in->name(),
-                                        "' is not a constant"));
+    return ctx.Unsupported(
+        absl::StrCat(role, " '", in->name(), "' is not a constant"));
   }
   *t = in;
   return absl::OkStatus();

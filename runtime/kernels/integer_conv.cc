@@ -58,18 +58,18 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
         " but output '", out->name(), "' is ", ir::DataTypeName(out->type)));
   }
   const bool is_uint8 = in->type == ir::DataType::kUInt8;
-  const ir::DataType want_w = is_uint8 ? ir::DataType::kUInt8 : ir::DataType::kInt8;
+  const ir::DataType want_w =
+      is_uint8 ? ir::DataType::kUInt8 : ir::DataType::kInt8;
   if (w->type != want_w) {
-    return ctx.Unsupported(absl::StrCat(
-        "filter '", w->name(), "' is ", ir::DataTypeName(w->type), " with ",
-        ir::DataTypeName(in->type), " activations; expected ",
-        ir::DataTypeName(want_w)));
+    return ctx.Unsupported(
+        absl::StrCat("filter '", w->name(), "' is ", ir::DataTypeName(w->type),
+                     " with ", ir::DataTypeName(in->type),
+                     " activations; expected ", ir::DataTypeName(want_w)));
   }
   if (in->rank() != 4 || w->rank() != 4) {
-    return ctx.Error(absl::StrCat("input '", in->name(), "' ",
-                                  DimsString(in->shape), " and filter '",
-                                  w->name(), "' ", DimsString(w->shape),
-                                  " must both have rank 4"));
+    return ctx.Error(absl::StrCat(
+        "input '", in->name(), "' ", DimsString(in->shape), " and filter '",
+        w->name(), "' ", DimsString(w->shape), " must both have rank 4"));
   }
   auto state = std::make_unique<ConvState>();
   ConvState& s = *state;
@@ -98,9 +98,9 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
                                     "; depthwise filters are [1,h,w,c]"));
     }
     if (s.in_c <= 0 || s.out_c % s.in_c != 0) {
-      return ctx.Error(absl::StrCat(
-          "filter channels ", s.out_c, " are not a multiple of input channels ",
-          s.in_c, " (input '", in->name(), "')"));
+      return ctx.Error(absl::StrCat("filter channels ", s.out_c,
+                                    " are not a multiple of input channels ",
+                                    s.in_c, " (input '", in->name(), "')"));
     }
     s.depth_mult = s.out_c / s.in_c;
   } else {
@@ -114,10 +114,9 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
     s.out_c = w->dim(0);
     s.filter_in_c = w->dim(3);
     if (s.filter_in_c <= 0 || s.in_c % s.filter_in_c != 0) {
-      return ctx.Error(absl::StrCat("input channels ", s.in_c,
-                                    " are not a multiple of filter channels ",
-                                    s.filter_in_c, " (filter '", w->name(),
-                                    "')"));
+      return ctx.Error(absl::StrCat(
+          "input channels ", s.in_c, " are not a multiple of filter channels ",
+          s.filter_in_c, " (filter '", w->name(), "')"));
     }
     s.groups = s.in_c / s.filter_in_c;
     if (s.out_c % s.groups != 0) {
@@ -142,8 +141,10 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
                                   DimsString(in->shape),
                                   " is smaller than the filter window"));
   }
-  s.pad_top = integer::WindowPadBefore(s.stride_h, s.dil_h, s.in_h, s.k_h, s.out_h);
-  s.pad_left = integer::WindowPadBefore(s.stride_w, s.dil_w, s.in_w, s.k_w, s.out_w);
+  s.pad_top =
+      integer::WindowPadBefore(s.stride_h, s.dil_h, s.in_h, s.k_h, s.out_h);
+  s.pad_left =
+      integer::WindowPadBefore(s.stride_w, s.dil_w, s.in_w, s.k_w, s.out_w);
 
   // Quantization.
   const bool is_int16 = in->type == ir::DataType::kInt16;
@@ -152,8 +153,8 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo, is_int16));
   s.input_offset = -qi.zero_point;
   s.output_offset = qo.zero_point;
-  RETURN_IF_ERROR(
-      integer::ActivationRange(ctx, act, out->type, qo, &s.act_min, &s.act_max));
+  RETURN_IF_ERROR(integer::ActivationRange(ctx, act, out->type, qo, &s.act_min,
+                                           &s.act_max));
   std::vector<float> wscales;
   int32_t filter_zp = 0;
   if (is_uint8) {
@@ -260,10 +261,10 @@ void ConvRow(ConvState& s, const TIn* input, const TBias* bias, TIn* output,
         }
       }
       if (bias != nullptr) acc += static_cast<TAcc>(bias[oc]);
-      o[oc] = static_cast<TIn>(numerics::Requantize(
-          acc, s.multiplier[static_cast<size_t>(oc)],
-          s.shift[static_cast<size_t>(oc)], s.output_offset, s.act_min,
-          s.act_max));
+      o[oc] = static_cast<TIn>(
+          numerics::Requantize(acc, s.multiplier[static_cast<size_t>(oc)],
+                               s.shift[static_cast<size_t>(oc)],
+                               s.output_offset, s.act_min, s.act_max));
     }
   }
 }
@@ -290,8 +291,8 @@ void DepthwiseRow(ConvState& s, const TIn* input, const TBias* bias,
         const int16_t* f = s.filter.data() + (ky * s.k_w + kx) * s.out_c;
         if (m == 1) {
           for (int64_t c = 0; c < s.out_c; ++c) {
-            acc[c] += static_cast<int32_t>(f[c]) *
-                      (static_cast<int32_t>(x[c]) + off);
+            acc[c] +=
+                static_cast<int32_t>(f[c]) * (static_cast<int32_t>(x[c]) + off);
           }
         } else {
           for (int64_t ic = 0; ic < s.in_c; ++ic) {
@@ -307,10 +308,10 @@ void DepthwiseRow(ConvState& s, const TIn* input, const TBias* bias,
     for (int64_t oc = 0; oc < s.out_c; ++oc) {
       TAcc a = acc[oc];
       if (bias != nullptr) a += static_cast<TAcc>(bias[oc]);
-      o[oc] = static_cast<TIn>(numerics::Requantize(
-          a, s.multiplier[static_cast<size_t>(oc)],
-          s.shift[static_cast<size_t>(oc)], s.output_offset, s.act_min,
-          s.act_max));
+      o[oc] = static_cast<TIn>(
+          numerics::Requantize(a, s.multiplier[static_cast<size_t>(oc)],
+                               s.shift[static_cast<size_t>(oc)],
+                               s.output_offset, s.act_min, s.act_max));
     }
   }
 }
@@ -331,7 +332,8 @@ void RunConv(OpContext& ctx, ConvState& s, const TBias* bias) {
     const int64_t b = r / a->s->out_h;
     const int64_t oy = r % a->s->out_h;
     if (a->s->depthwise) {
-      DepthwiseRow<TIn, TAcc, TBias>(*a->s, a->input, a->bias, a->output, b, oy);
+      DepthwiseRow<TIn, TAcc, TBias>(*a->s, a->input, a->bias, a->output, b,
+                                     oy);
     } else {
       ConvRow<TIn, TAcc, TBias>(*a->s, a->input, a->bias, a->output, b, oy);
     }
@@ -344,8 +346,8 @@ absl::Status EvalConvCommon(OpContext& ctx) {
   const RtTensor* bias = ctx.input(2);
   switch (s.type) {
     case ir::DataType::kInt8:
-      RunConv<int8_t, int32_t, int32_t>(
-          ctx, s, bias ? bias->Data<int32_t>() : nullptr);
+      RunConv<int8_t, int32_t, int32_t>(ctx, s,
+                                        bias ? bias->Data<int32_t>() : nullptr);
       return absl::OkStatus();
     case ir::DataType::kUInt8:
       RunConv<uint8_t, int32_t, int32_t>(

@@ -52,10 +52,9 @@ absl::Status FcOutputShape(OpContext& ctx, const RtTensor& in,
     s->batch = in.rank() > 0 ? n / std::max<int64_t>(1, in.shape.back()) : 1;
   } else {
     if (n % s->depth != 0) {
-      return ctx.Error(absl::StrCat("input '", in.name(), "' ",
-                                    DimsString(in.shape), " has ", n,
-                                    " elements, not a multiple of depth ",
-                                    s->depth));
+      return ctx.Error(absl::StrCat(
+          "input '", in.name(), "' ", DimsString(in.shape), " has ", n,
+          " elements, not a multiple of depth ", s->depth));
     }
     s->batch = n / s->depth;
   }
@@ -99,48 +98,50 @@ void RunIntFc(OpContext& ctx, const IntFcState& s) {
   } args{&s, ctx.input(0)->Data<TIn>(), ctx.input(1)->Data<TW>(),
          ctx.input(2) ? ctx.input(2)->Data<TBias>() : nullptr,
          ctx.output(0)->Data<TIn>()};
-  const int64_t unit_tasks = (s.shape.units + kUnitsPerTask - 1) / kUnitsPerTask;
+  const int64_t unit_tasks =
+      (s.shape.units + kUnitsPerTask - 1) / kUnitsPerTask;
   const Args* a = &args;
-  ctx.pool().ParallelFor(s.shape.batch * unit_tasks, [a, unit_tasks](int64_t t) {
-    const IntFcState& s = *a->s;
-    const int64_t b = t / unit_tasks;
-    const int64_t u0 = (t % unit_tasks) * kUnitsPerTask;
-    const int64_t u1 = std::min(s.shape.units, u0 + kUnitsPerTask);
-    const int64_t d = s.shape.depth;
-    const TIn* x = a->x + b * d;
-    int64_t x_sum = 0;
-    if (s.weights_offset != 0) {
-      for (int64_t i = 0; i < d; ++i) x_sum += x[i];
-    }
-    for (int64_t u = u0; u < u1; ++u) {
-      const TW* w = a->w + u * d;
-      // sum (w + wo)(x + xo) = sum w x + xo sum w + wo sum x + d wo xo,
-      // exact in int64; TAcc then wraps as TFLite's accumulator would.
-      int64_t dot = 0;
-      if (sizeof(TIn) == 1) {
-        int32_t dot32 = 0;
-        for (int64_t i = 0; i < d; ++i) {
-          dot32 += static_cast<int32_t>(w[i]) * static_cast<int32_t>(x[i]);
+  ctx.pool().ParallelFor(
+      s.shape.batch * unit_tasks, [a, unit_tasks](int64_t t) {
+        const IntFcState& s = *a->s;
+        const int64_t b = t / unit_tasks;
+        const int64_t u0 = (t % unit_tasks) * kUnitsPerTask;
+        const int64_t u1 = std::min(s.shape.units, u0 + kUnitsPerTask);
+        const int64_t d = s.shape.depth;
+        const TIn* x = a->x + b * d;
+        int64_t x_sum = 0;
+        if (s.weights_offset != 0) {
+          for (int64_t i = 0; i < d; ++i) x_sum += x[i];
         }
-        dot = dot32;
-      } else {
-        for (int64_t i = 0; i < d; ++i) {
-          dot += static_cast<int32_t>(w[i]) * static_cast<int32_t>(x[i]);
+        for (int64_t u = u0; u < u1; ++u) {
+          const TW* w = a->w + u * d;
+          // sum (w + wo)(x + xo) = sum w x + xo sum w + wo sum x + d wo xo,
+          // exact in int64; TAcc then wraps as TFLite's accumulator would.
+          int64_t dot = 0;
+          if (sizeof(TIn) == 1) {
+            int32_t dot32 = 0;
+            for (int64_t i = 0; i < d; ++i) {
+              dot32 += static_cast<int32_t>(w[i]) * static_cast<int32_t>(x[i]);
+            }
+            dot = dot32;
+          } else {
+            for (int64_t i = 0; i < d; ++i) {
+              dot += static_cast<int32_t>(w[i]) * static_cast<int32_t>(x[i]);
+            }
+          }
+          int64_t acc64 = dot +
+                          int64_t{s.input_offset} *
+                              s.weight_row_sums[static_cast<size_t>(u)] +
+                          int64_t{s.weights_offset} * x_sum +
+                          d * int64_t{s.weights_offset} * s.input_offset;
+          if (a->bias != nullptr) acc64 += a->bias[u];
+          const TAcc acc = static_cast<TAcc>(acc64);
+          a->y[b * s.shape.units + u] = static_cast<TIn>(
+              numerics::Requantize(acc, s.multiplier[static_cast<size_t>(u)],
+                                   s.shift[static_cast<size_t>(u)],
+                                   s.output_offset, s.act_min, s.act_max));
         }
-      }
-      int64_t acc64 = dot +
-                      int64_t{s.input_offset} *
-                          s.weight_row_sums[static_cast<size_t>(u)] +
-                      int64_t{s.weights_offset} * x_sum +
-                      d * int64_t{s.weights_offset} * s.input_offset;
-      if (a->bias != nullptr) acc64 += a->bias[u];
-      const TAcc acc = static_cast<TAcc>(acc64);
-      a->y[b * s.shape.units + u] = static_cast<TIn>(numerics::Requantize(
-          acc, s.multiplier[static_cast<size_t>(u)],
-          s.shift[static_cast<size_t>(u)], s.output_offset, s.act_min,
-          s.act_max));
-    }
-  });
+      });
 }
 
 // ------------------------------------------------------------- hybrid
@@ -216,8 +217,8 @@ void AsymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale,
   *offset = nudged;
   const float inv = 1.0f / *scale;
   for (int64_t i = 0; i < n; ++i) {
-    const int32_t v =
-        static_cast<int32_t>(std::round(static_cast<float>(*offset) + x[i] * inv));
+    const int32_t v = static_cast<int32_t>(
+        std::round(static_cast<float>(*offset) + x[i] * inv));
     q[i] = static_cast<int8_t>(std::min(127, std::max(-128, v)));
   }
 }
@@ -256,7 +257,8 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   }
   const bool is_uint8 = in->type == ir::DataType::kUInt8;
   const bool is_int16 = in->type == ir::DataType::kInt16;
-  const ir::DataType want_w = is_uint8 ? ir::DataType::kUInt8 : ir::DataType::kInt8;
+  const ir::DataType want_w =
+      is_uint8 ? ir::DataType::kUInt8 : ir::DataType::kInt8;
   if (w->type != want_w) {
     return ctx.Unsupported(absl::StrCat(
         "weights '", w->name(), "' are ", ir::DataTypeName(w->type), " with ",
@@ -354,8 +356,8 @@ absl::Status PrepareHybridFullyConnected(OpContext& ctx) {
   const RtTensor* w = nullptr;
   RETURN_IF_ERROR(integer::RequireConstant(ctx, 1, "weights", &w));
   if (w->type != ir::DataType::kInt8) {
-    return ctx.Unsupported(absl::StrCat("hybrid weights '", w->name(),
-                                        "' are ", ir::DataTypeName(w->type),
+    return ctx.Unsupported(absl::StrCat("hybrid weights '", w->name(), "' are ",
+                                        ir::DataTypeName(w->type),
                                         "; expected int8"));
   }
   const RtTensor* bias = ctx.input(2);
@@ -390,7 +392,8 @@ absl::Status PrepareHybridFullyConnected(OpContext& ctx) {
   const int8_t* wd = w->Data<int8_t>();
   for (int64_t u = 0; u < s.shape.units; ++u) {
     int32_t sum = 0;
-    for (int64_t i = 0; i < s.shape.depth; ++i) sum += wd[u * s.shape.depth + i];
+    for (int64_t i = 0; i < s.shape.depth; ++i)
+      sum += wd[u * s.shape.depth + i];
     s.weight_row_sums[static_cast<size_t>(u)] = sum;
   }
   s.quantized.assign(static_cast<size_t>(s.shape.batch * s.shape.depth), 0);

@@ -91,7 +91,8 @@ struct BroadcastPlan {
 };
 absl::Status MakeBroadcastPlan(const OpContext& ctx,
                                absl::Span<const int64_t> a,
-                               absl::Span<const int64_t> b, BroadcastPlan* plan);
+                               absl::Span<const int64_t> b,
+                               BroadcastPlan* plan);
 
 // Calls f(out_index, a_index, b_index) for output elements [begin, end).
 template <typename F>
@@ -158,9 +159,7 @@ class ScratchSlots {
   // threads, so one always is).
   int Acquire();
   void Release(int slot) { busy_[static_cast<size_t>(slot)].store(false); }
-  uint8_t* data(int slot) {
-    return buffers_[static_cast<size_t>(slot)].data();
-  }
+  uint8_t* data(int slot) { return buffers_[static_cast<size_t>(slot)].data(); }
 
  private:
   std::vector<std::vector<uint8_t>> buffers_;
@@ -192,11 +191,10 @@ inline int ScratchSlotCount(const OpContext& ctx) {
 }
 
 // Checks input i exists and is one of the activation types; returns it.
-absl::Status RequireActivation(const OpContext& ctx, int i,
-                               const RtTensor** t);
+absl::Status RequireActivation(const OpContext& ctx, int i, const RtTensor** t);
 // Checks input i exists and is a constant.
-absl::Status RequireConstant(const OpContext& ctx, int i, absl::string_view role,
-                             const RtTensor** t);
+absl::Status RequireConstant(const OpContext& ctx, int i,
+                             absl::string_view role, const RtTensor** t);
 
 }  // namespace qforge::runtime::integer
 

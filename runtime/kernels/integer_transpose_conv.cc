@@ -73,10 +73,10 @@ void RunTransposeConv(OpContext& ctx, const TransposeConvState& s) {
           }
         }
         if (a->bias != nullptr) acc += static_cast<TAcc>(a->bias[oc]);
-        y[oc] = static_cast<TIn>(numerics::Requantize(
-            acc, s.multiplier[static_cast<size_t>(oc)],
-            s.shift[static_cast<size_t>(oc)], s.output_offset, s.act_min,
-            s.act_max));
+        y[oc] = static_cast<TIn>(
+            numerics::Requantize(acc, s.multiplier[static_cast<size_t>(oc)],
+                                 s.shift[static_cast<size_t>(oc)],
+                                 s.output_offset, s.act_min, s.act_max));
       }
     }
   });
@@ -132,16 +132,15 @@ absl::Status PrepareIntTransposeConv(OpContext& ctx) {
   s.out_h = os[1];
   s.out_w = os[2];
   if (os[0] != s.batch || os[3] != s.out_c || os[1] < 0 || os[2] < 0) {
-    return ctx.Error(absl::StrCat(
-        "output_shape [", os[0], ",", os[1], ",", os[2], ",", os[3],
-        "] does not match batch ", s.batch, " and weights '", w->name(), "' ",
-        DimsString(w->shape)));
+    return ctx.Error(absl::StrCat("output_shape [", os[0], ",", os[1], ",",
+                                  os[2], ",", os[3], "] does not match batch ",
+                                  s.batch, " and weights '", w->name(), "' ",
+                                  DimsString(w->shape)));
   }
   if (w->dim(3) != s.in_c) {
-    return ctx.Error(absl::StrCat("weights '", w->name(), "' ",
-                                  DimsString(w->shape), " take ", w->dim(3),
-                                  " input channels; input '", in->name(),
-                                  "' has ", s.in_c));
+    return ctx.Error(absl::StrCat(
+        "weights '", w->name(), "' ", DimsString(w->shape), " take ", w->dim(3),
+        " input channels; input '", in->name(), "' has ", s.in_c));
   }
   const auto o = ir::OptionsOr<ir::TransposeConvOptions>(ctx.op().options);
   s.stride_h = o.stride_h;
@@ -154,8 +153,10 @@ absl::Status PrepareIntTransposeConv(OpContext& ctx) {
       integer::WindowOutSize(o.padding, s.out_h, s.k_h, s.stride_h, 1);
   const int64_t conv_out_w =
       integer::WindowOutSize(o.padding, s.out_w, s.k_w, s.stride_w, 1);
-  s.pad_top = integer::WindowPadBefore(s.stride_h, 1, s.out_h, s.k_h, conv_out_h);
-  s.pad_left = integer::WindowPadBefore(s.stride_w, 1, s.out_w, s.k_w, conv_out_w);
+  s.pad_top =
+      integer::WindowPadBefore(s.stride_h, 1, s.out_h, s.k_h, conv_out_h);
+  s.pad_left =
+      integer::WindowPadBefore(s.stride_w, 1, s.out_w, s.k_w, conv_out_w);
 
   const bool is_int16 = in->type == ir::DataType::kInt16;
   QuantInfo qi, qo;

@@ -9,10 +9,10 @@
 //       `qforge run --data` specs and image/data flags (scale, mean, std,
 //       color, resize). The tensors are made by qforge_make_inputs (the same
 //       code as `qforge run`) and written as .npy, which both runtimes get.
-//   { kind: 'random', range: [lo, hi] }
+//   { kind: 'random', range: [lo, hi], fixed: [{ input: NAME, values }] }
 //       float inputs uniform in [lo, hi) instead of [-1, 1); integer and bool
 //       inputs as lib/inputs.mjs makes them (index inputs within the dim
-//       they index).
+//       they index); `fixed` inputs (by tensor name) hold `values`.
 //   { kind: 'raw-inputs', inputs: [{ raw: FILE } | { mask: K }, ...] }
 //       one sample, per input (subgraph 0 order): a raw little-endian file of
 //       the input's dtype, zero-padded or cut to the input's size; or K ones
@@ -104,6 +104,12 @@ export const CASES = [
   // The audio front end: the golden decoded samples, zero-padded, and their mask.
   { model: 'models/litert/frontend_sl_v1.tflite',
     recipe: { kind: 'raw-inputs', inputs: [{ mask: 92137 }, { raw: `${D}/litert/support/preprocessor/testdata/decoded_audio_samples.bin` }], note: 'decoded_audio_samples.bin padded + mask' } },
+
+  // Shape operands fed as inputs: the static output shape's values, not
+  // random multiples (which make outputs of up to 9^4 times the input).
+  { model: 'models/litert/dynamic_shapes.tflite', recipe: { kind: 'random', fixed: [{ input: 'z', values: [16] }], note: 'random, z = 16 (a row count: random values cast to 0 rows)' } },
+  { model: 'models/litert/simple_topk_op_runtime_k.tflite', recipe: { kind: 'random', fixed: [{ input: 'serving_default_k:0', values: [5] }], note: 'random, k = 5' } },
+  { model: 'models/litert/simple_tile_op__20250825.tflite', recipe: { kind: 'random', fixed: [{ input: 'arg1', values: [1, 1, 1, 2] }], note: 'random, multiples [1,1,1,2] (the static output shape)' } },
 
   // Unit models whose ops want positive inputs (square roots, divisors).
   ...['ai-edge-quantizer/single_rsqrt', 'ai-edge-quantizer/single_sqrt', 'ai-edge-quantizer/single_div', 'ai-edge-quantizer/duplicated_tensor_names',

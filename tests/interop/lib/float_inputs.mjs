@@ -43,13 +43,25 @@ export function modelInputs(fb) {
   });
 }
 
-function randomInputs(fb, inputs, { seed, samples, range }) {
+// `values` as the bytes of a tensor of dtype (every sample the same).
+function fixedTensor(x, values) {
+  const C = { float32: Float32Array, float64: Float64Array, int32: Int32Array, int64: BigInt64Array, int16: Int16Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array }[x.dtype];
+  if (!C || values.length !== prod(x.shape)) throw new InputError('data-mismatch', `fixed values ${JSON.stringify(values)} do not fit input '${x.name}' ${x.dtype}${JSON.stringify(x.shape)}`);
+  return new Uint8Array(C.from(values, (v) => (C === BigInt64Array ? BigInt(v) : v)).buffer);
+}
+
+function randomInputs(fb, inputs, { seed, samples, range, fixed = [] }) {
   const rand = mulberry32(seed);
   const bounds = indexBounds(fb, 0);
   const [lo, hi] = range ?? [-1, 1];
   return inputs.map((x) => {
     const list = [];
+    const pinned = fixed.find((f) => f.input === x.name);
     for (let k = 0; k < samples; k++) {
+      if (pinned) {
+        list.push(fixedTensor(x, pinned.values));
+        continue;
+      }
       if (x.dtype === 'float32' || x.dtype === 'float64') {
         const C = x.dtype === 'float32' ? Float32Array : Float64Array;
         const a = C.from({ length: prod(x.shape) }, () => lo + rand() * (hi - lo));
@@ -172,5 +184,5 @@ export async function buildInputs(fb, { rel, recipe, corpus, model, makeInputs, 
     if (glow) return { source: 'glow golden inputs', inputs: glowInputs(inputs, glow) };
   }
   const range = recipe?.range ?? [-1, 1];
-  return { source: recipe?.note ?? `random, floats in [${range.join(',')})`, inputs: randomInputs(fb, inputs, { seed, samples, range }) };
+  return { source: recipe?.note ?? `random, floats in [${range.join(',')})`, inputs: randomInputs(fb, inputs, { seed, samples, range, fixed: recipe?.fixed }) };
 }

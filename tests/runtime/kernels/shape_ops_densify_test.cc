@@ -258,7 +258,9 @@ TEST(Densify, FaceDetectionSparseModel) {
       }
     }
     for (size_t i = 0; i < d.size(); ++i) {
-      if (!named[i]) EXPECT_EQ(d[i], 0) << t.name << " element " << i;
+      if (!named[i]) {
+        EXPECT_EQ(d[i], 0) << t.name << " element " << i;
+      }
     }
     ++checked;
     stored_values += static_cast<int>(compressed.size());

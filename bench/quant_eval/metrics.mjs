@@ -1,0 +1,77 @@
+// Accuracy of a quantized model's outputs against the float model's, both
+// from the same runtime on the same evaluation inputs, and the (de)quantizing
+// of integer model I/O for the official twins.
+import { floatValues } from '../../tests/interop/lib/float_compare.mjs';
+
+const INT_VIEWS = { int8: Int8Array, uint8: Uint8Array, int16: Int16Array, int32: Int32Array };
+const RANGES = { int8: [-128, 127], uint8: [0, 255], int16: [-32768, 32767] };
+
+/** An output's values as doubles: floats as they are, integers dequantized with `q` ({scale, zero_point}) when given. */
+export function outputValues(dtype, bytes, q) {
+  const f = floatValues(dtype, bytes);
+  if (f) return f;
+  const C = INT_VIEWS[dtype];
+  if (!C) throw new Error(`output dtype ${dtype} cannot be compared`);
+  const ints = new C(bytes.slice().buffer);
+  const scale = q?.scale?.[0] ?? 1, zp = q?.zero_point?.[0] ?? 0;
+  return Float64Array.from(ints, (v) => (v - zp) * scale);
+}
+
+/** Float32 input bytes -> bytes of dtype `dtype` quantized with q (per tensor), round half away from zero as TFLite's QUANTIZE. */
+export function quantizeInput(bytes, dtype, q) {
+  const x = new Float32Array(bytes.slice().buffer);
+  if (dtype === 'float32') return new Uint8Array(x.buffer);
+  const C = INT_VIEWS[dtype], range = RANGES[dtype];
+  if (!C || !range || !q?.scale?.length) throw new Error(`cannot quantize an input to ${dtype} without scale`);
+  const scale = q.scale[0], zp = q.zero_point?.[0] ?? 0;
+  const out = new C(x.length);
+  for (let i = 0; i < x.length; i++) {
+    const v = Math.round(Math.abs(x[i]) / scale) * Math.sign(x[i]) + zp;
+    out[i] = Math.min(range[1], Math.max(range[0], v));
+  }
+  return new Uint8Array(out.buffer);
+}
+
+const db = (num, den) => (den === 0 ? Infinity : num === 0 ? -Infinity : 10 * Math.log10(num / den));
+
+/**
+ * SQNR over all outputs and samples: 10·log10(Σ ref² / Σ (ref − q)²).
+ * refs, tests: [[Float64Array per output] per sample].
+ * Returns { db, per_output: [db...], nonfinite } (Infinity when identical).
+ */
+export function sqnr(refs, tests) {
+  let sig = 0, err = 0, nonfinite = 0;
+  const nOut = refs[0]?.length ?? 0;
+  const perSig = new Array(nOut).fill(0), perErr = new Array(nOut).fill(0);
+  refs.forEach((outs, s) => outs.forEach((r, j) => {
+    const t = tests[s][j];
+    if (t.length !== r.length) throw new Error(`output ${j} sample ${s}: ${t.length} values, the float model gives ${r.length}`);
+    for (let i = 0; i < r.length; i++) {
+      const d = r[i] - t[i];
+      if (!Number.isFinite(d)) { nonfinite++; continue; }
+      sig += r[i] * r[i]; err += d * d;
+      perSig[j] += r[i] * r[i]; perErr[j] += d * d;
+    }
+  }));
+  return { db: db(sig, err), per_output: perSig.map((v, j) => db(v, perErr[j])), nonfinite };
+}
+
+const argmax = (a) => {
+  let k = 0;
+  for (let i = 1; i < a.length; i++) if (a[i] > a[k]) k = i;
+  return k;
+};
+
+/** Top-1 agreement of output 0: { agree, of }. */
+export function top1(refs, tests) {
+  let agree = 0;
+  refs.forEach((outs, s) => { if (argmax(outs[0]) === argmax(tests[s][0])) agree++; });
+  return { agree, of: refs.length };
+}
+
+/** Classes the float model picks on the evaluation samples (to show the set is not degenerate). */
+export function distinctTop1(refs) {
+  return new Set(refs.map((outs) => argmax(outs[0]))).size;
+}
+
+export const fmtDb = (v) => (v === null || v === undefined ? '—' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : v.toFixed(1));

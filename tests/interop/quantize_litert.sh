@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# qforge quantize output runs in LiteRT, close to the float model: the
+# bundled MNIST CNN, calibrated on the bundled digits, in all four schemes;
+# float and quantized models run in LiteRT on the same inputs.
+# Usage: quantize_litert.sh QFORGE TESTDATA_DIR. Exit 77 without Node.js.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+qforge=$1
+testdata=$2
+out="$(bash "$here/setup.sh")" || { echo "$out"; exit 1; }
+case "$out" in *"node absent"*) echo "$out"; exit 77 ;; esac
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+model=$testdata/models/conv_fc_mnist.tflite
+data=("--data" "$testdata/mnist/*.png" "--scale" "0.003921569")
+"$qforge" run "$model" "${data[@]}" --output-dir "$work/float_qf" \
+  --save-inputs "$work/in" -q || exit 1
+node "$here/expand_batch.mjs" "$work/in/input_0.npy" "$work/samples.npy" || exit 1
+node "$here/run_model.mjs" "$model" --runtime litert --samples \
+  --input "$work/samples.npy" --out-dir "$work/float" > /dev/null || exit 1
+"$qforge" calibrate "$model" "${data[@]}" -o "$work/stats.json" -q || exit 1
+fail=0
+# scheme, minimum SQNR (dB), minimum top-1 agreement. Measured when written:
+# int8 50.9, int16x8 59.6, dynamic 63.6, float16 86.0 dB; all top-1 equal.
+while read -r scheme min_sqnr min_top1; do
+  q=$work/$scheme.tflite
+  if ! "$qforge" quantize "$model" --stats "$work/stats.json" --scheme "$scheme" \
+       -o "$q" -q; then
+    echo "FAIL $scheme: quantize failed"; fail=$((fail + 1)); continue
+  fi
+  if ! node "$here/run_model.mjs" "$q" --runtime litert --samples \
+       --input "$work/samples.npy" --out-dir "$work/$scheme" > "$work/$scheme.log"; then
+    echo "FAIL $scheme: LiteRT cannot run it: $(head -c 400 "$work/$scheme.log")"
+    fail=$((fail + 1)); continue
+  fi
+  m=$(node "$here/metrics.mjs" "$work/float/output_0.npy" "$work/$scheme/output_0.npy")
+  ok=$(node -e "const m=$m; console.log(m.sqnr_db >= $min_sqnr && m.top1_agreement >= $min_top1 ? 1 : 0)")
+  if [ "$ok" = 1 ]; then echo "ok   $scheme $m"; else echo "FAIL $scheme $m (want sqnr >= $min_sqnr, top1 >= $min_top1)"; fail=$((fail + 1)); fi
+done <<'TABLE'
+int8 35 1.0
+int16x8 45 1.0
+dynamic 40 1.0
+float16 70 1.0
+TABLE
+echo "$((4 - fail)) passed, $fail failed"
+[ "$fail" = 0 ]
