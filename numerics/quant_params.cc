@@ -26,10 +26,11 @@ QuantParams ChooseAsymmetric(float rmin, float rmax, int32_t qmin,
   p.scale = static_cast<float>(scale);
   // Zero point from the end whose rounding error is smaller (TFLite's
   // ChooseQuantizationParams), then nudged into range.
-  const double zp_from_min = qmin - lo / p.scale;
-  const double zp_from_max = qmax - hi / p.scale;
-  const double err_min = std::abs(qmin) + std::abs(lo / p.scale);
-  const double err_max = std::abs(qmax) + std::abs(hi / p.scale);
+  // In double with the unrounded scale, as TFLite computes it.
+  const double zp_from_min = qmin - lo / scale;
+  const double zp_from_max = qmax - hi / scale;
+  const double err_min = std::abs(qmin) + std::abs(lo / scale);
+  const double err_max = std::abs(qmax) + std::abs(hi / scale);
   const double zp = err_min < err_max ? zp_from_min : zp_from_max;
   p.zero_point = static_cast<int32_t>(
       std::clamp<double>(std::round(zp), qmin, qmax));

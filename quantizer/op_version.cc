@@ -31,6 +31,22 @@ int OptionBumps(const ir::Operator& op) {
   return 1;
 }
 
+// Hybrid (float activations, int8 weights) forms: TFLite's op_version.
+int HybridVersion(const ir::Subgraph& sg, const ir::Operator& op) {
+  if (op.inputs.size() < 2 || op.inputs[1] < 0) return 1;
+  const ir::Tensor& w = sg.tensors[op.inputs[1]];
+  if (w.type != DataType::kInt8 || TypeAt(sg, op.outputs, 0) != DataType::kFloat32) {
+    return 1;
+  }
+  const bool per_channel = w.quantization.has_value() && w.quantization->IsPerAxis();
+  if (const auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {
+    return fc->asymmetric_quantize_inputs ? 9 : 3;
+  }
+  if (op.kind == ir::OpKind::kConv2D) return per_channel ? 5 : 2;
+  if (op.kind == ir::OpKind::kDepthwiseConv2D) return per_channel ? 6 : 4;
+  return 1;
+}
+
 }  // namespace
 
 int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
@@ -49,6 +65,7 @@ int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
     v = std::max(v, out0 == DataType::kInt16 ? spec->version_int16
                                              : spec->version_int8);
   }
+  v = std::max(v, HybridVersion(sg, op));
   if (v > 1 || IsInt(out0)) v = std::max(v, OptionBumps(op));
   return v;
 }

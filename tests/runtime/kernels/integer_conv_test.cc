@@ -95,7 +95,7 @@ TEST(IntegerConvTest, Conv2DUint8LegacyWithFilterZeroPoint) {
 TEST(IntegerConvTest, Conv2DInt16x8Int64BiasHandDerived) {
   // int16 input scale 2^-10 (zp 0): {1024, -2048} = {1, -2}; int8 filter
   // scale 0.5: {2, 4} = {1, 2}; bias int64 1536 at 2^-11 = 0.75.
-  // 1*1 + -2*2 + 0.75 = -3.25; output scale 2^-8: -832.
+  // 1*1 + -2*2 + 0.75 = -2.25; output scale 2^-8: -576.
   OpModel m;
   const int x = QInput(m, DT::kInt16, {1, 1, 1, 2}, 1.0f / 1024, 0);
   const int w = QConst<int8_t>(m, {1, 1, 1, 2}, {2, 4}, {0.5f}, {0});
@@ -107,7 +107,7 @@ TEST(IntegerConvTest, Conv2DInt16x8Int64BiasHandDerived) {
   m.Op(ir::OpKind::kConv2D, {x, w, b}, {y}, o);
   EXPECT_EQ(
       RunValues<int16_t>(m, {MakeTensor<int16_t>({1, 1, 1, 2}, {1024, -2048})}),
-      (std::vector<int16_t>{-832}));
+      (std::vector<int16_t>{-576}));
 }
 
 // Real-valued reference of a (depthwise or regular) conv on quantized
