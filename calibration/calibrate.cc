@@ -28,13 +28,16 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
     return absl::InvalidArgumentError("the data set has no samples");
   }
   std::vector<int64_t> samples;
-  for (int64_t i = options.shard_index; i < data.size(); i += options.shard_count) {
+  for (int64_t i = options.shard_index; i < data.size();
+       i += options.shard_count) {
     samples.push_back(i);
   }
-  int threads = options.threads > 0
-                    ? options.threads
-                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<int64_t>(threads, std::max<int64_t>(1, samples.size())));
+  int threads =
+      options.threads > 0
+          ? options.threads
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(
+      std::min<int64_t>(threads, std::max<int64_t>(1, samples.size())));
 
   // One interpreter and collector per worker; samples are handed out in
   // order. Statistics merge exactly, so the result does not depend on
@@ -49,7 +52,8 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
     runtime::InterpreterOptions io;
     io.threads = 1;
     ASSIGN_OR_RETURN(w.interpreter, runtime::Interpreter::Create(model, io));
-    w.collector = std::make_unique<StatsCollector>(model, options.histogram_stride);
+    w.collector =
+        std::make_unique<StatsCollector>(model, options.histogram_stride);
   }
   std::atomic<int64_t> next{0}, done{0};
   std::atomic<bool> failed{false};
@@ -59,12 +63,14 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
       const int64_t k = next.fetch_add(1);
       if (k >= static_cast<int64_t>(samples.size()) || failed) return;
       absl::StatusOr<std::vector<ir::HostTensor>> inputs = data.Get(samples[k]);
-      absl::Status s = inputs.ok() ? w.interpreter->Run(*inputs, w.collector.get())
-                                   : inputs.status();
+      absl::Status s = inputs.ok()
+                           ? w.interpreter->Run(*inputs, w.collector.get())
+                           : inputs.status();
       if (!s.ok()) {
-        w.status = absl::Status(s.code(), absl::StrCat("sample ", samples[k], " (",
-                                                       data.SampleName(samples[k]),
-                                                       "): ", s.message()));
+        w.status =
+            absl::Status(s.code(), absl::StrCat("sample ", samples[k], " (",
+                                                data.SampleName(samples[k]),
+                                                "): ", s.message()));
         failed = true;
         return;
       }
@@ -87,12 +93,14 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
   std::map<std::pair<int, int>, TensorStats> merged;
   for (Worker& w : workers) {
     for (TensorStats& t : w.collector->Finish()) {
-      auto [it, inserted] = merged.emplace(std::make_pair(t.subgraph, t.tensor), t);
+      auto [it, inserted] =
+          merged.emplace(std::make_pair(t.subgraph, t.tensor), t);
       if (!inserted) it->second.Merge(t);
     }
   }
   StatsFile out;
-  out.fingerprint.model_hash = HashBytes(model_bytes.data(), model_bytes.size());
+  out.fingerprint.model_hash =
+      HashBytes(model_bytes.data(), model_bytes.size());
   out.fingerprint.data_hash = data.Fingerprint();
   out.fingerprint.tool_version = QFORGE_VERSION;
   out.fingerprint.total_samples = static_cast<uint64_t>(data.size());

@@ -24,8 +24,8 @@ BucketRange RangeOf(uint32_t key) {
   // The bucket's upper edge is the first value of the next bucket (for the
   // last finite bucket that is infinity's pattern: use the largest float).
   const uint32_t next = (magnitude + 1) << kBucketShift;
-  const double hi = (next >= 0x7f800000u) ? static_cast<double>(FLT_MAX)
-                                          : FromBits(next);
+  const double hi =
+      (next >= 0x7f800000u) ? static_cast<double>(FLT_MAX) : FromBits(next);
   if (key & kSignKey) return BucketRange{-hi, -lo};
   return BucketRange{lo, hi};
 }

@@ -16,7 +16,7 @@
 
 namespace qforge::calibration {
 
-inline constexpr int kBucketShift = 18;          // 32 - 14
+inline constexpr int kBucketShift = 18;  // 32 - 14
 inline constexpr uint32_t kNumBuckets = 1u << 14;
 
 // The bucket of a finite float.

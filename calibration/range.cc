@@ -106,8 +106,8 @@ Range MseRange(const TensorStats& s, int num_bits) {
 // TensorRT's entropy calibration over |x| on 2048 linear bins.
 Range KlRange(const TensorStats& s, int num_bits) {
   constexpr int kBins = 2048;
-  const double absmax =
-      std::max(std::fabs(static_cast<double>(s.min)), std::fabs(static_cast<double>(s.max)));
+  const double absmax = std::max(std::fabs(static_cast<double>(s.min)),
+                                 std::fabs(static_cast<double>(s.max)));
   if (absmax <= 0.0) return Range{s.min, s.max};
   const double width = absmax / kBins;
   std::vector<double> hist(kBins, 0.0);
@@ -128,7 +128,8 @@ Range KlRange(const TensorStats& s, int num_bits) {
     const int first = std::min(kBins - 1, static_cast<int>(a / width));
     const int last = std::min(kBins - 1, static_cast<int>(z / width));
     for (int i = first; i <= last; ++i) {
-      const double lo = std::max(a, i * width), hi = std::min(z, (i + 1) * width);
+      const double lo = std::max(a, i * width),
+                   hi = std::min(z, (i + 1) * width);
       if (hi > lo) hist[i] += c * (hi - lo) / (z - a);
     }
   }
@@ -147,7 +148,8 @@ Range KlRange(const TensorStats& s, int num_bits) {
     const double per = static_cast<double>(i) / levels;
     for (int g = 0; g < levels; ++g) {
       const int start = static_cast<int>(std::floor(g * per));
-      const int end = g == levels - 1 ? i : static_cast<int>(std::floor((g + 1) * per));
+      const int end =
+          g == levels - 1 ? i : static_cast<int>(std::floor((g + 1) * per));
       double mass = 0.0;
       int nonzero = 0;
       for (int k = start; k < end; ++k) {
@@ -194,8 +196,8 @@ absl::StatusOr<RangeSpec> ParseRangeMethod(const std::string& text) {
     spec.method = RangeMethod::kMse;
   } else if (absl::ConsumePrefix(&rest, "percentile:")) {
     spec.method = RangeMethod::kPercentile;
-    if (!absl::SimpleAtod(rest, &spec.percentile) || !(spec.percentile > 50.0) ||
-        spec.percentile > 100.0) {
+    if (!absl::SimpleAtod(rest, &spec.percentile) ||
+        !(spec.percentile > 50.0) || spec.percentile > 100.0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--method ", text, ": the percentile must be a number in (50, 100]"));
     }

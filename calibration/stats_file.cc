@@ -119,15 +119,16 @@ absl::StatusOr<StatsFile> ParseStats(const std::string& text,
       s.max = static_cast<float>(t.at("max").get<double>());
       const json& h = t.at("histogram");
       if (h.size() % 2 != 0) {
-        return Invalid(source, absl::StrCat("tensor '", s.name,
-                                            "': histogram needs key, count pairs"));
+        return Invalid(source,
+                       absl::StrCat("tensor '", s.name,
+                                    "': histogram needs key, count pairs"));
       }
       for (size_t k = 0; k < h.size(); k += 2) {
         const uint32_t key = h.at(k).get<uint32_t>();
         if (key >= kNumBuckets) {
-          return Invalid(source, absl::StrCat("tensor '", s.name,
-                                              "': histogram bucket ", key,
-                                              " out of range"));
+          return Invalid(
+              source, absl::StrCat("tensor '", s.name, "': histogram bucket ",
+                                   key, " out of range"));
         }
         s.histogram.Add(key, h.at(k + 1).get<uint64_t>());
       }
@@ -156,15 +157,16 @@ absl::StatusOr<StatsFile> MergeStats(absl::Span<const StatsFile> parts,
     const Fingerprint& b = parts[i].fingerprint;
     const std::string& src = sources[i];
     if (b.model_hash != a.model_hash) {
-      return Invalid(src, absl::StrCat("stats are of another model (model hash ",
-                                       b.model_hash, ", expected ",
-                                       a.model_hash, " from ", sources[0], ")"));
+      return Invalid(
+          src,
+          absl::StrCat("stats are of another model (model hash ", b.model_hash,
+                       ", expected ", a.model_hash, " from ", sources[0], ")"));
     }
     if (b.data_hash != a.data_hash || b.total_samples != a.total_samples) {
-      return Invalid(src, absl::StrCat("stats are of another data set (data "
-                                       "hash ",
-                                       b.data_hash, ", expected ", a.data_hash,
-                                       ")"));
+      return Invalid(
+          src, absl::StrCat("stats are of another data set (data "
+                            "hash ",
+                            b.data_hash, ", expected ", a.data_hash, ")"));
     }
     if (b.histogram_stride != a.histogram_stride) {
       return Invalid(src, absl::StrCat("histogram stride ", b.histogram_stride,
@@ -177,9 +179,9 @@ absl::StatusOr<StatsFile> MergeStats(absl::Span<const StatsFile> parts,
     const std::vector<int> own =
         b.shards.empty() && b.shard_count == 1 ? std::vector<int>{0} : b.shards;
     if (b.shard_count != a.shard_count) {
-      return Invalid(src, absl::StrCat("split into ", b.shard_count,
-                                       " shards, the others into ",
-                                       a.shard_count));
+      return Invalid(src,
+                     absl::StrCat("split into ", b.shard_count,
+                                  " shards, the others into ", a.shard_count));
     }
     for (int s : own) {
       if (!shards.insert(s).second) {
@@ -193,7 +195,8 @@ absl::StatusOr<StatsFile> MergeStats(absl::Span<const StatsFile> parts,
   std::map<std::pair<int, int>, TensorStats> merged;
   for (const StatsFile& part : parts) {
     for (const TensorStats& t : part.tensors) {
-      auto [it, inserted] = merged.emplace(std::make_pair(t.subgraph, t.tensor), t);
+      auto [it, inserted] =
+          merged.emplace(std::make_pair(t.subgraph, t.tensor), t);
       if (!inserted) it->second.Merge(t);
     }
   }

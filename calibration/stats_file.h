@@ -32,7 +32,7 @@ struct Fingerprint {
 
 struct StatsFile {
   Fingerprint fingerprint;
-  uint64_t samples = 0;  // samples these stats saw
+  uint64_t samples = 0;              // samples these stats saw
   std::vector<TensorStats> tensors;  // sorted by (subgraph, tensor)
 };
 

@@ -42,8 +42,8 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
   options.threads = args.threads;
   options.histogram_stride = args.histogram_stride;
   if (!args.shard.empty()) {
-    RETURN_IF_ERROR(ParseShard(args.shard, &options.shard_index,
-                               &options.shard_count));
+    RETURN_IF_ERROR(
+        ParseShard(args.shard, &options.shard_index, &options.shard_count));
   }
   ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ReadFileBytes(args.model));
   ASSIGN_OR_RETURN(ir::Model model, formats::ParseTflite(bytes, args.model));
@@ -55,11 +55,13 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
   absl::StatusOr<calibration::StatsFile> stats =
       calibration::Calibrate(model, bytes, data, options);
   if (!stats.ok()) {
-    return absl::Status(stats.status().code(),
-                        absl::StrCat(args.model, ": ", stats.status().message()));
+    return absl::Status(
+        stats.status().code(),
+        absl::StrCat(args.model, ": ", stats.status().message()));
   }
   const std::string inputs[] = {args.model};
-  return WriteFileAtomic(args.output, calibration::SerializeStats(*stats), inputs);
+  return WriteFileAtomic(args.output, calibration::SerializeStats(*stats),
+                         inputs);
 }
 
 struct MergeArgs {
@@ -70,7 +72,8 @@ struct MergeArgs {
 absl::Status RunMerge(const MergeArgs& args) {
   std::vector<calibration::StatsFile> parts;
   for (const std::string& path : args.inputs) {
-    ASSIGN_OR_RETURN(calibration::StatsFile part, calibration::ReadStatsFile(path));
+    ASSIGN_OR_RETURN(calibration::StatsFile part,
+                     calibration::ReadStatsFile(path));
     parts.push_back(std::move(part));
   }
   ASSIGN_OR_RETURN(calibration::StatsFile merged,
@@ -89,18 +92,20 @@ void RegisterCalibrate(CLI::App& app, CommandContext& ctx) {
   AddDataFlags(sub, args->data, /*required=*/true);
   sub->add_option("-o,--output", args->output, "The stats file to write")
       ->required();
-  sub->add_option("--shard", args->shard,
-                  "K/N: only samples i with i % N == K (merge with merge-stats)");
+  sub->add_option(
+      "--shard", args->shard,
+      "K/N: only samples i with i % N == K (merge with merge-stats)");
   sub->add_option("--threads", args->threads,
                   "Samples run in parallel (default: all cores)");
   sub->add_option("--histogram-stride", args->histogram_stride,
                   "Histogram counts every S-th value (1 = all)")
       ->check(CLI::Range(1, 1024));
-  sub->callback([args, &ctx]() { ctx.status = RunCalibrate(*args, ctx.flags); });
+  sub->callback(
+      [args, &ctx]() { ctx.status = RunCalibrate(*args, ctx.flags); });
 
   auto merge = std::make_shared<MergeArgs>();
-  CLI::App* m = app.add_subcommand(
-      "merge-stats", "Merge stats files of calibration shards");
+  CLI::App* m = app.add_subcommand("merge-stats",
+                                   "Merge stats files of calibration shards");
   m->add_option("stats", merge->inputs, "Stats files")->required();
   m->add_option("-o,--output", merge->output, "The merged stats file")
       ->required();

@@ -41,7 +41,8 @@ std::vector<formats::InputDesc> InputDescs(const ir::Model& model) {
     for (const ir::SignatureDef& sig : model.signature_defs) {
       if (sig.subgraph_index != 0) continue;
       for (const ir::TensorMap& m : sig.inputs) {
-        if (m.tensor_index == static_cast<uint32_t>(index)) d.signature_name = m.name;
+        if (m.tensor_index == static_cast<uint32_t>(index))
+          d.signature_name = m.name;
       }
     }
     out.push_back(std::move(d));
@@ -58,8 +59,8 @@ absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
     if (hw.size() != 2 || !absl::SimpleAtoi(hw[0], &h) ||
         !absl::SimpleAtoi(hw[1], &w) || h <= 0 || w <= 0 || h > 65536 ||
         w > 65536) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--resize ", flags.resize, ": expected HxW, e.g. 224x224"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--resize ", flags.resize, ": expected HxW, e.g. 224x224"));
     }
     options.image.resize_hw = std::make_pair(h, w);
   }

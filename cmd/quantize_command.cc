@@ -52,9 +52,12 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   quantizer::QuantizeOptions options;
   ASSIGN_OR_RETURN(options.scheme, quantizer::ParseScheme(args.scheme));
   ASSIGN_OR_RETURN(options.range, calibration::ParseRangeMethod(args.method));
-  if (options.scheme == quantizer::Scheme::kInt16x8) options.range.num_bits = 16;
-  ASSIGN_OR_RETURN(options.input_type, ParseIoType("--input-type", args.input_type));
-  ASSIGN_OR_RETURN(options.output_type, ParseIoType("--output-type", args.output_type));
+  if (options.scheme == quantizer::Scheme::kInt16x8)
+    options.range.num_bits = 16;
+  ASSIGN_OR_RETURN(options.input_type,
+                   ParseIoType("--input-type", args.input_type));
+  ASSIGN_OR_RETURN(options.output_type,
+                   ParseIoType("--output-type", args.output_type));
   options.exclude = args.exclude;
   options.strict = args.strict;
   options.fc_per_tensor = args.fc_per_tensor;
@@ -67,13 +70,15 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     ASSIGN_OR_RETURN(stats, calibration::ReadStatsFile(args.stats));
     const std::string hash = calibration::HashBytes(bytes.data(), bytes.size());
     if (stats->fingerprint.model_hash != hash) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          args.stats, ": statistics of another model (model hash ",
-          stats->fingerprint.model_hash, "; ", args.model, " hashes to ", hash, ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(args.stats, ": statistics of another model (model hash ",
+                       stats->fingerprint.model_hash, "; ", args.model,
+                       " hashes to ", hash, ")"));
     }
     if (stats->fingerprint.shard_count != 1) {
       return absl::InvalidArgumentError(absl::StrCat(
-          args.stats, ": covers only shards of the data; merge all shards first"));
+          args.stats,
+          ": covers only shards of the data; merge all shards first"));
     }
   } else if (!args.data.specs.empty() && needs_stats) {
     ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
@@ -95,24 +100,29 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   absl::StatusOr<quantizer::QuantizeResult> result =
       quantizer::Quantize(model, stats ? &*stats : nullptr, options);
   if (!result.ok()) {
-    return absl::Status(result.status().code(),
-                        absl::StrCat(args.model, ": ", result.status().message()));
+    return absl::Status(
+        result.status().code(),
+        absl::StrCat(args.model, ": ", result.status().message()));
   }
   formats::WriteOptions write;
   write.drop_unused = true;
-  ASSIGN_OR_RETURN(std::vector<uint8_t> out, formats::SerializeTflite(result->model, write));
+  ASSIGN_OR_RETURN(std::vector<uint8_t> out,
+                   formats::SerializeTflite(result->model, write));
   const std::string inputs[] = {args.model, args.stats};
-  RETURN_IF_ERROR(WriteFileAtomic(args.output, absl::Span<const uint8_t>(out), inputs));
+  RETURN_IF_ERROR(
+      WriteFileAtomic(args.output, absl::Span<const uint8_t>(out), inputs));
   if (!flags.quiet) {
-    std::fprintf(stderr, "quantize (%s, %s): %d ops quantized, %zu kept float\n",
-                 args.scheme.c_str(), args.method.c_str(), result->ops_quantized,
-                 result->kept_float.size());
+    std::fprintf(stderr,
+                 "quantize (%s, %s): %d ops quantized, %zu kept float\n",
+                 args.scheme.c_str(), args.method.c_str(),
+                 result->ops_quantized, result->kept_float.size());
     for (const quantizer::KeptFloat& k : result->kept_float) {
       std::fprintf(stderr, "  float: op %d %s: %s\n", k.op_index,
                    k.op_name.c_str(), k.reason.c_str());
     }
     std::fprintf(stderr, "  size: %zu -> %zu bytes (%.1f%%)\n", bytes.size(),
-                 out.size(), 100.0 * out.size() / std::max<size_t>(1, bytes.size()));
+                 out.size(),
+                 100.0 * out.size() / std::max<size_t>(1, bytes.size()));
   }
   return absl::OkStatus();
 }
@@ -123,20 +133,26 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<QuantizeArgs>();
   CLI::App* sub = app.add_subcommand("quantize", "Quantize a float model");
   sub->add_option("model", args->model, "The float .tflite model")->required();
-  sub->add_option("--stats", args->stats, "Calibration statistics (qforge calibrate)");
+  sub->add_option("--stats", args->stats,
+                  "Calibration statistics (qforge calibrate)");
   AddDataFlags(sub, args->data, /*required=*/false);
-  sub->add_option("-o,--output", args->output, "The quantized model")->required();
+  sub->add_option("-o,--output", args->output, "The quantized model")
+      ->required();
   sub->add_option("--method", args->method,
                   "Range method: minmax|percentile:P|kl|mse (default minmax)");
-  sub->add_option("--scheme", args->scheme, "int8|int16x8|dynamic|float16 (default int8)");
+  sub->add_option("--scheme", args->scheme,
+                  "int8|int16x8|dynamic|float16 (default int8)");
   sub->add_option("--input-type", args->input_type, "float32|int8|int16");
   sub->add_option("--output-type", args->output_type, "float32|int8|int16");
-  sub->add_option("--exclude-op", args->exclude,
-                  "Keep ops float: op index, op type, output tensor name, re:REGEX");
-  sub->add_flag("--strict", args->strict, "Fail (exit 3) if any op stays float");
+  sub->add_option(
+      "--exclude-op", args->exclude,
+      "Keep ops float: op index, op type, output tensor name, re:REGEX");
+  sub->add_flag("--strict", args->strict,
+                "Fail (exit 3) if any op stays float");
   sub->add_flag("--fc-per-tensor", args->fc_per_tensor,
                 "FULLY_CONNECTED weights per tensor instead of per channel");
-  sub->add_option("--threads", args->threads, "Calibration threads (with --data)");
+  sub->add_option("--threads", args->threads,
+                  "Calibration threads (with --data)");
   sub->callback([args, &ctx]() { ctx.status = RunQuantize(*args, ctx.flags); });
 }
 

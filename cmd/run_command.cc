@@ -76,9 +76,9 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
     }
     absl::Status s = interpreter->Run(inputs);
     if (!s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(args.model, ": sample ", i, " (",
-                                                 data.SampleName(i),
-                                                 "): ", s.message()));
+      return absl::Status(s.code(),
+                          absl::StrCat(args.model, ": sample ", i, " (",
+                                       data.SampleName(i), "): ", s.message()));
     }
     for (int k = 0; k < interpreter->num_outputs(); ++k) {
       outputs[k].push_back(interpreter->OutputHost(k));
@@ -88,26 +88,28 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   std::error_code ec;
   std::filesystem::create_directories(args.output_dir, ec);
   if (ec) {
-    return absl::UnavailableError(
-        absl::StrCat(args.output_dir, ": cannot create folder: ", ec.message()));
+    return absl::UnavailableError(absl::StrCat(
+        args.output_dir, ": cannot create folder: ", ec.message()));
   }
   const std::string inputs[] = {args.model};
   if (!args.save_inputs.empty()) {
     std::filesystem::create_directories(args.save_inputs, ec);
     for (size_t k = 0; k < saved.size(); ++k) {
-      ASSIGN_OR_RETURN(ir::HostTensor stacked, Stack(saved[k], static_cast<int>(k)));
+      ASSIGN_OR_RETURN(ir::HostTensor stacked,
+                       Stack(saved[k], static_cast<int>(k)));
       ASSIGN_OR_RETURN(std::vector<uint8_t> npy, formats::WriteNpy(stacked));
-      RETURN_IF_ERROR(WriteFileAtomic(
-          absl::StrCat(args.save_inputs, "/input_", k, ".npy"),
-          absl::Span<const uint8_t>(npy), inputs));
+      RETURN_IF_ERROR(
+          WriteFileAtomic(absl::StrCat(args.save_inputs, "/input_", k, ".npy"),
+                          absl::Span<const uint8_t>(npy), inputs));
     }
   }
   for (size_t k = 0; k < outputs.size(); ++k) {
-    ASSIGN_OR_RETURN(ir::HostTensor stacked, Stack(outputs[k], static_cast<int>(k)));
+    ASSIGN_OR_RETURN(ir::HostTensor stacked,
+                     Stack(outputs[k], static_cast<int>(k)));
     ASSIGN_OR_RETURN(std::vector<uint8_t> npy, formats::WriteNpy(stacked));
-    RETURN_IF_ERROR(WriteFileAtomic(
-        absl::StrCat(args.output_dir, "/output_", k, ".npy"),
-        absl::Span<const uint8_t>(npy), inputs));
+    RETURN_IF_ERROR(
+        WriteFileAtomic(absl::StrCat(args.output_dir, "/output_", k, ".npy"),
+                        absl::Span<const uint8_t>(npy), inputs));
   }
   return absl::OkStatus();
 }

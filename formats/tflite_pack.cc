@@ -35,7 +35,8 @@ Offset<tflite::Operator> PackOperator(FlatBufferBuilder& fbb,
   const auto inputs = fbb.CreateVector(o.inputs);
   const auto outputs = fbb.CreateVector(o.outputs);
   const auto options = o.builtin_options.Pack(fbb);
-  const auto custom = o.custom_options.empty() ? 0 : fbb.CreateVector(o.custom_options);
+  const auto custom =
+      o.custom_options.empty() ? 0 : fbb.CreateVector(o.custom_options);
   const auto mutating = o.mutating_variable_inputs.empty()
                             ? 0
                             : fbb.CreateVector(o.mutating_variable_inputs);
@@ -57,7 +58,8 @@ Offset<tflite::SubGraph> PackSubGraph(FlatBufferBuilder& fbb,
       });
   const auto inputs = fbb.CreateVector(s.inputs);
   const auto outputs = fbb.CreateVector(s.outputs);
-  const auto operators = PackAll<tflite::Operator>(fbb, s.operators, PackOperator);
+  const auto operators =
+      PackAll<tflite::Operator>(fbb, s.operators, PackOperator);
   const auto name = s.name.empty() ? 0 : fbb.CreateString(s.name);
   return tflite::CreateSubGraph(fbb, tensors, inputs, outputs, operators, name,
                                 s.debug_metadata_index);
@@ -70,20 +72,25 @@ Offset<tflite::SignatureDef> PackSignature(FlatBufferBuilder& fbb,
   };
   const auto inputs = PackAll<tflite::TensorMap>(fbb, s.inputs, map);
   const auto outputs = PackAll<tflite::TensorMap>(fbb, s.outputs, map);
-  const auto key = s.signature_key.empty() ? 0 : fbb.CreateString(s.signature_key);
-  return tflite::CreateSignatureDef(fbb, inputs, outputs, key, s.subgraph_index);
+  const auto key =
+      s.signature_key.empty() ? 0 : fbb.CreateString(s.signature_key);
+  return tflite::CreateSignatureDef(fbb, inputs, outputs, key,
+                                    s.subgraph_index);
 }
 
 }  // namespace
 
-Offset<tflite::Model> PackModel(FlatBufferBuilder& fbb, const tflite::ModelT& m) {
+Offset<tflite::Model> PackModel(FlatBufferBuilder& fbb,
+                                const tflite::ModelT& m) {
   const auto codes = PackAll<tflite::OperatorCode>(
       fbb, m.operator_codes,
       [](FlatBufferBuilder& b, const tflite::OperatorCodeT& c) {
         return tflite::CreateOperatorCode(b, &c);
       });
-  const auto subgraphs = PackAll<tflite::SubGraph>(fbb, m.subgraphs, PackSubGraph);
-  const auto description = m.description.empty() ? 0 : fbb.CreateString(m.description);
+  const auto subgraphs =
+      PackAll<tflite::SubGraph>(fbb, m.subgraphs, PackSubGraph);
+  const auto description =
+      m.description.empty() ? 0 : fbb.CreateString(m.description);
   const auto buffers = PackAll<tflite::Buffer>(
       fbb, m.buffers, [](FlatBufferBuilder& b, const tflite::BufferT& x) {
         return tflite::CreateBuffer(b, &x);

@@ -14,8 +14,8 @@
 
 namespace qforge::formats {
 
-flatbuffers::Offset<tflite::Model> PackModel(flatbuffers::FlatBufferBuilder& fbb,
-                                             const tflite::ModelT& m);
+flatbuffers::Offset<tflite::Model> PackModel(
+    flatbuffers::FlatBufferBuilder& fbb, const tflite::ModelT& m);
 
 }  // namespace qforge::formats
 

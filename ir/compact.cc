@@ -55,7 +55,8 @@ void CompactTensors(Model& model) {
     for (SignatureDef& sig : model.signature_defs) {
       if (sig.subgraph_index != s) continue;
       for (auto* maps : {&sig.inputs, &sig.outputs}) {
-        for (TensorMap& m : *maps) m.tensor_index = static_cast<uint32_t>(remap[m.tensor_index]);
+        for (TensorMap& m : *maps)
+          m.tensor_index = static_cast<uint32_t>(remap[m.tensor_index]);
       }
     }
   }

@@ -22,7 +22,8 @@ QuantParams ChooseAsymmetric(float rmin, float rmax, int32_t qmin,
     p.zero_point = std::clamp<int32_t>(0, qmin, qmax);
     return p;
   }
-  const double scale = std::max(span / (qmax - qmin), static_cast<double>(kMinScale));
+  const double scale =
+      std::max(span / (qmax - qmin), static_cast<double>(kMinScale));
   p.scale = static_cast<float>(scale);
   // Zero point from the end whose rounding error is smaller (TFLite's
   // ChooseQuantizationParams), then nudged into range.
@@ -32,8 +33,8 @@ QuantParams ChooseAsymmetric(float rmin, float rmax, int32_t qmin,
   const double err_min = std::abs(qmin) + std::abs(lo / scale);
   const double err_max = std::abs(qmax) + std::abs(hi / scale);
   const double zp = err_min < err_max ? zp_from_min : zp_from_max;
-  p.zero_point = static_cast<int32_t>(
-      std::clamp<double>(std::round(zp), qmin, qmax));
+  p.zero_point =
+      static_cast<int32_t>(std::clamp<double>(std::round(zp), qmin, qmax));
   return p;
 }
 

@@ -10,7 +10,8 @@ namespace qforge::quantizer {
 std::vector<float> FloatValues(const ir::Model& m, const ir::Tensor& t) {
   const std::vector<uint8_t>& data = m.buffers[t.buffer].data;
   std::vector<float> out(data.size() / sizeof(float));
-  if (!out.empty()) std::memcpy(out.data(), data.data(), out.size() * sizeof(float));
+  if (!out.empty())
+    std::memcpy(out.data(), data.data(), out.size() * sizeof(float));
   return out;
 }
 

@@ -109,13 +109,15 @@ int32_t IntegerPass::QuantizedConstant(int32_t t, const QuantParams& p) {
   if (int16_) {
     std::vector<int16_t> data(values.size());
     for (size_t i = 0; i < values.size(); ++i) {
-      data[i] = static_cast<int16_t>(numerics::QuantizeValue(values[i], p, qmin_, qmax_));
+      data[i] = static_cast<int16_t>(
+          numerics::QuantizeValue(values[i], p, qmin_, qmax_));
     }
     sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
   } else {
     std::vector<int8_t> data(values.size());
     for (size_t i = 0; i < values.size(); ++i) {
-      data[i] = static_cast<int8_t>(numerics::QuantizeValue(values[i], p, qmin_, qmax_));
+      data[i] = static_cast<int8_t>(
+          numerics::QuantizeValue(values[i], p, qmin_, qmax_));
     }
     sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
   }
@@ -128,8 +130,9 @@ int32_t IntegerPass::Quantized(int32_t t, const QuantParams& p,
   const auto key = std::make_tuple(t, p.scale, p.zero_point);
   auto it = quantized_.find(key);
   if (it != quantized_.end()) return it->second;
-  const int32_t q = AddTensorLike(sg_, sg_.tensors[t], qtype_,
-                                  int_domain_.count(t) ? "_requantized" : "_quantized");
+  const int32_t q =
+      AddTensorLike(sg_, sg_.tensors[t], qtype_,
+                    int_domain_.count(t) ? "_requantized" : "_quantized");
   sg_.tensors[q].quantization = PerTensor(p);
   ops.push_back(MakeOp(ir::OpKind::kQuantize, {t}, {q}));
   quantized_[key] = q;
@@ -148,8 +151,9 @@ int32_t IntegerPass::Dequantized(int32_t t, std::vector<ir::Operator>& ops) {
   return f;
 }
 
-absl::StatusOr<std::vector<float>> IntegerPass::QuantizeWeight(
-    ir::Operator& op, size_t k, int axis) {
+absl::StatusOr<std::vector<float>> IntegerPass::QuantizeWeight(ir::Operator& op,
+                                                               size_t k,
+                                                               int axis) {
   const int32_t t = op.inputs[k];
   const ir::Tensor& src = sg_.tensors[t];
   const std::vector<float> values = FloatValues(model_, src);
@@ -161,7 +165,8 @@ absl::StatusOr<std::vector<float>> IntegerPass::QuantizeWeight(
   for (int d = axis + 1; d < rank && axis >= 0; ++d) inner *= src.shape[d];
   std::vector<float> absmax(channels, 0.0f);
   for (size_t i = 0; i < values.size(); ++i) {
-    const int64_t c = axis < 0 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
+    const int64_t c =
+        axis < 0 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
     absmax[c] = std::max(absmax[c], std::fabs(values[i]));
   }
   std::vector<float> scales(channels);
@@ -170,7 +175,8 @@ absl::StatusOr<std::vector<float>> IntegerPass::QuantizeWeight(
   }
   std::vector<int8_t> data(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
-    const int64_t c = axis < 0 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
+    const int64_t c =
+        axis < 0 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
     data[i] = static_cast<int8_t>(
         numerics::QuantizeValue(values[i], {scales[c], 0}, -127, 127));
   }
@@ -185,34 +191,39 @@ absl::StatusOr<std::vector<float>> IntegerPass::QuantizeWeight(
   return scales;
 }
 
-absl::Status IntegerPass::QuantizeBias(ir::Operator& op, size_t k,
-                                       float input_scale,
-                                       const std::vector<float>& weight_scales) {
+absl::Status IntegerPass::QuantizeBias(
+    ir::Operator& op, size_t k, float input_scale,
+    const std::vector<float>& weight_scales) {
   const int32_t t = op.inputs[k];
   const ir::Tensor& src = sg_.tensors[t];
   const std::vector<float> values = FloatValues(model_, src);
   RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
   std::vector<float> scales(values.size());
   for (size_t c = 0; c < values.size(); ++c) {
-    const float ws = weight_scales.size() == 1 ? weight_scales[0] : weight_scales[c % weight_scales.size()];
+    const float ws = weight_scales.size() == 1
+                         ? weight_scales[0]
+                         : weight_scales[c % weight_scales.size()];
     scales[c] = std::max(input_scale * ws, numerics::kMinScale);
   }
   // int16x8 conv-like ops accumulate in 64 bits and take an int64 bias.
   const bool wide = int16_;
-  const int32_t q = AddTensorLike(sg_, src, wide ? ir::DataType::kInt64 : ir::DataType::kInt32,
-                                  "_quantized");
+  const int32_t q = AddTensorLike(
+      sg_, src, wide ? ir::DataType::kInt64 : ir::DataType::kInt32,
+      "_quantized");
   if (wide) {
     std::vector<int64_t> data(values.size());
     for (size_t c = 0; c < values.size(); ++c) {
-      data[c] = static_cast<int64_t>(std::llround(static_cast<double>(values[c]) / scales[c]));
+      data[c] = static_cast<int64_t>(
+          std::llround(static_cast<double>(values[c]) / scales[c]));
     }
     sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
   } else {
     std::vector<int32_t> data(values.size());
     for (size_t c = 0; c < values.size(); ++c) {
       const double v = std::round(static_cast<double>(values[c]) / scales[c]);
-      data[c] = static_cast<int32_t>(std::clamp<double>(
-          v, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
+      data[c] = static_cast<int32_t>(
+          std::clamp<double>(v, std::numeric_limits<int32_t>::min(),
+                             std::numeric_limits<int32_t>::max()));
     }
     sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
   }
@@ -328,7 +339,8 @@ absl::Status IntegerPass::Run() {
   // Integer model inputs: the input tensor itself becomes integer.
   if (options_.input_type == qtype_) {
     for (int32_t in : sg_.inputs) {
-      if (sg_.tensors[in].type != ir::DataType::kFloat32 || !HasStats(in)) continue;
+      if (sg_.tensors[in].type != ir::DataType::kFloat32 || !HasStats(in))
+        continue;
       const QuantParams p = ActivationParams(in);
       sg_.tensors[in].type = qtype_;
       sg_.tensors[in].quantization = PerTensor(p);

@@ -30,7 +30,8 @@ class IntegerPass {
 
  private:
   // "" if `op` can be quantized, else why not.
-  std::string CanQuantize(const ir::Operator& op, const OpQuantSpec& spec) const;
+  std::string CanQuantize(const ir::Operator& op,
+                          const OpQuantSpec& spec) const;
   absl::Status QuantizeOp(ir::Operator op, const OpQuantSpec& spec,
                           std::vector<ir::Operator>& ops);
   bool HasStats(int32_t t) const;

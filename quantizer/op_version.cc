@@ -35,10 +35,12 @@ int OptionBumps(const ir::Operator& op) {
 int HybridVersion(const ir::Subgraph& sg, const ir::Operator& op) {
   if (op.inputs.size() < 2 || op.inputs[1] < 0) return 1;
   const ir::Tensor& w = sg.tensors[op.inputs[1]];
-  if (w.type != DataType::kInt8 || TypeAt(sg, op.outputs, 0) != DataType::kFloat32) {
+  if (w.type != DataType::kInt8 ||
+      TypeAt(sg, op.outputs, 0) != DataType::kFloat32) {
     return 1;
   }
-  const bool per_channel = w.quantization.has_value() && w.quantization->IsPerAxis();
+  const bool per_channel =
+      w.quantization.has_value() && w.quantization->IsPerAxis();
   if (const auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {
     return fc->asymmetric_quantize_inputs ? 9 : 3;
   }
@@ -56,14 +58,14 @@ int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
   if (op.kind == ir::OpKind::kQuantize) return out0 == DataType::kInt16 ? 2 : 1;
   if (op.kind == ir::OpKind::kDequantize) {
     return in0 == DataType::kInt16 || in0 == DataType::kFloat16 ? 3
-           : in0 == DataType::kInt8                            ? 2
-                                                               : 1;
+           : in0 == DataType::kInt8                             ? 2
+                                                                : 1;
   }
   int v = op.version;
   const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind);
   if (spec.has_value() && IsInt(out0)) {
-    v = std::max(v, out0 == DataType::kInt16 ? spec->version_int16
-                                             : spec->version_int8);
+    v = std::max(
+        v, out0 == DataType::kInt16 ? spec->version_int16 : spec->version_int8);
   }
   v = std::max(v, HybridVersion(sg, op));
   if (v > 1 || IsInt(out0)) v = std::max(v, OptionBumps(op));

@@ -53,8 +53,8 @@ void FoldFloat16Dequantize(ir::Model& model) {
   }
 }
 
-absl::StatusOr<std::vector<bool>> Exclusions(const ir::Subgraph& sg,
-                                             const std::vector<std::string>& rules) {
+absl::StatusOr<std::vector<bool>> Exclusions(
+    const ir::Subgraph& sg, const std::vector<std::string>& rules) {
   std::vector<bool> excluded(sg.operators.size(), false);
   for (const std::string& rule : rules) {
     int index = -1;
@@ -64,17 +64,19 @@ absl::StatusOr<std::vector<bool>> Exclusions(const ir::Subgraph& sg,
       try {
         re.emplace(rule.substr(3));
       } catch (const std::regex_error& e) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--exclude-op ", rule, ": bad regular expression: ", e.what()));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--exclude-op ", rule, ": bad regular expression: ", e.what()));
       }
     }
     const bool numeric = absl::SimpleAtoi(rule, &index);
     for (size_t i = 0; i < sg.operators.size(); ++i) {
       const ir::Operator& op = sg.operators[i];
-      bool hit = numeric ? static_cast<int>(i) == index : op.DisplayName() == rule;
+      bool hit =
+          numeric ? static_cast<int>(i) == index : op.DisplayName() == rule;
       for (int32_t o : op.outputs) {
         const std::string& name = sg.tensors[o].name;
-        if (re.has_value() ? std::regex_search(name, *re) : name == rule) hit = true;
+        if (re.has_value() ? std::regex_search(name, *re) : name == rule)
+          hit = true;
       }
       if (hit) {
         excluded[i] = true;
@@ -125,9 +127,10 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
   for (const ir::Subgraph& sg : model.subgraphs) {
     for (const ir::Tensor& t : sg.tensors) {
       if (IsQuantizedTensor(t)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "model is already quantized (tensor '", t.name, "' is ",
-            ir::DataTypeName(t.type), " with a scale); qforge quantizes float models"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("model is already quantized (tensor '", t.name,
+                         "' is ", ir::DataTypeName(t.type),
+                         " with a scale); qforge quantizes float models"));
       }
     }
   }
@@ -135,16 +138,18 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       options.scheme == Scheme::kInt8 || options.scheme == Scheme::kInt16x8;
   if (integer && stats == nullptr) {
     return absl::InvalidArgumentError(
-        "the int8 and int16x8 schemes need calibration statistics (--stats or --data)");
+        "the int8 and int16x8 schemes need calibration statistics (--stats or "
+        "--data)");
   }
-  const ir::DataType q = options.scheme == Scheme::kInt16x8 ? ir::DataType::kInt16
-                                                            : ir::DataType::kInt8;
+  const ir::DataType q = options.scheme == Scheme::kInt16x8
+                             ? ir::DataType::kInt16
+                             : ir::DataType::kInt8;
   for (ir::DataType io : {options.input_type, options.output_type}) {
     if (io != ir::DataType::kFloat32 && !(integer && io == q)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "input/output type ", ir::DataTypeName(io), " does not go with scheme ",
-          SchemeName(options.scheme), " (float32, or ", ir::DataTypeName(q),
-          " for integer schemes)"));
+          "input/output type ", ir::DataTypeName(io),
+          " does not go with scheme ", SchemeName(options.scheme),
+          " (float32, or ", ir::DataTypeName(q), " for integer schemes)"));
     }
   }
   QuantizeResult result;
@@ -160,7 +165,8 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       break;
     }
     case Scheme::kDynamic:
-      RETURN_IF_ERROR(DynamicRangePass(result.model, options, excluded, result));
+      RETURN_IF_ERROR(
+          DynamicRangePass(result.model, options, excluded, result));
       break;
     case Scheme::kFloat16:
       RETURN_IF_ERROR(Float16Pass(result.model, excluded, result));
@@ -169,18 +175,22 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
   if (options.strict && !result.kept_float.empty()) {
     std::vector<std::string> ops;
     for (const KeptFloat& k : result.kept_float) {
-      ops.push_back(absl::StrCat(k.op_index, " ", k.op_name, " (", k.reason, ")"));
+      ops.push_back(
+          absl::StrCat(k.op_index, " ", k.op_name, " (", k.reason, ")"));
     }
-    return absl::UnimplementedError(absl::StrCat(
-        "--strict: ", ops.size(), " ops would stay float: ", absl::StrJoin(ops, "; ")));
+    return absl::UnimplementedError(
+        absl::StrCat("--strict: ", ops.size(),
+                     " ops would stay float: ", absl::StrJoin(ops, "; ")));
   }
   for (ir::Subgraph& sg : result.model.subgraphs) {
-    for (ir::Operator& op : sg.operators) op.version = QuantizedOpVersion(sg, op);
+    for (ir::Operator& op : sg.operators)
+      op.version = QuantizedOpVersion(sg, op);
   }
   ir::CompactTensors(result.model);
   absl::Status valid = ir::ValidateModel(result.model);
   if (!valid.ok()) {
-    return absl::InternalError(absl::StrCat("quantized model is invalid: ", valid.message()));
+    return absl::InternalError(
+        absl::StrCat("quantized model is invalid: ", valid.message()));
   }
   return result;
 }

@@ -40,12 +40,14 @@ absl::Status DynamicRangePass(ir::Model& model, const QuantizeOptions& options,
     ir::Operator& op = sg.operators[i];
     const std::optional<HybridWeight> hw = HybridWeightOf(op.kind);
     if (excluded[i] || !hw.has_value()) {
-      result.kept_float.push_back({static_cast<int>(i), op.DisplayName(),
-                                   excluded[i] ? "excluded (--exclude-op)"
-                                               : "no hybrid kernel"});
+      result.kept_float.push_back(
+          {static_cast<int>(i), op.DisplayName(),
+           excluded[i] ? "excluded (--exclude-op)" : "no hybrid kernel"});
       continue;
     }
-    if (static_cast<size_t>(hw->input) >= op.inputs.size() || op.inputs[hw->input] < 0) continue;
+    if (static_cast<size_t>(hw->input) >= op.inputs.size() ||
+        op.inputs[hw->input] < 0)
+      continue;
     const int32_t w = op.inputs[hw->input];
     const ir::Tensor& src = sg.tensors[w];
     if (src.type != ir::DataType::kFloat32 || !IsConstant(model, src) ||
@@ -57,13 +59,16 @@ absl::Status DynamicRangePass(ir::Model& model, const QuantizeOptions& options,
     const std::vector<float> values = FloatValues(model, src);
     RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
     int axis = hw->axis;
-    if (op.kind == ir::OpKind::kFullyConnected && !options.fc_per_tensor) axis = -1;
+    if (op.kind == ir::OpKind::kFullyConnected && !options.fc_per_tensor)
+      axis = -1;
     const int64_t channels = axis < 0 ? 1 : src.shape[axis];
     int64_t inner = 1;
-    for (size_t d = axis + 1; axis >= 0 && d < src.shape.size(); ++d) inner *= src.shape[d];
+    for (size_t d = axis + 1; axis >= 0 && d < src.shape.size(); ++d)
+      inner *= src.shape[d];
     std::vector<float> absmax(channels, 0.0f);
     for (size_t k = 0; k < values.size(); ++k) {
-      const int64_t c = axis < 0 ? 0 : (static_cast<int64_t>(k) / inner) % channels;
+      const int64_t c =
+          axis < 0 ? 0 : (static_cast<int64_t>(k) / inner) % channels;
       absmax[c] = std::max(absmax[c], std::fabs(values[k]));
     }
     std::vector<float> scales(channels);
@@ -72,7 +77,8 @@ absl::Status DynamicRangePass(ir::Model& model, const QuantizeOptions& options,
     }
     std::vector<int8_t> data(values.size());
     for (size_t k = 0; k < values.size(); ++k) {
-      const int64_t c = axis < 0 ? 0 : (static_cast<int64_t>(k) / inner) % channels;
+      const int64_t c =
+          axis < 0 ? 0 : (static_cast<int64_t>(k) / inner) % channels;
       data[k] = static_cast<int8_t>(
           numerics::QuantizeValue(values[k], {scales[c], 0}, -127, 127));
     }
@@ -113,7 +119,8 @@ absl::Status Float16Pass(ir::Model& model, const std::vector<bool>& excluded,
     ir::Operator& op = sg.operators[i];
     bool any = false;
     for (int32_t t : op.inputs) {
-      if (t < 0 || excluded[i] || consumed_by_kept[t] || converted.count(t)) continue;
+      if (t < 0 || excluded[i] || consumed_by_kept[t] || converted.count(t))
+        continue;
       ir::Tensor& src = sg.tensors[t];
       if (src.type != ir::DataType::kFloat32 || !IsConstant(model, src) ||
           src.NumElements().value_or(0) < 2) {
@@ -122,10 +129,12 @@ absl::Status Float16Pass(ir::Model& model, const std::vector<bool>& excluded,
       const std::vector<float> values = FloatValues(model, src);
       RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
       std::vector<uint16_t> half(values.size());
-      for (size_t k = 0; k < values.size(); ++k) half[k] = runtime::FloatToHalf(values[k]);
+      for (size_t k = 0; k < values.size(); ++k)
+        half[k] = runtime::FloatToHalf(values[k]);
       // The float16 constant feeds a DEQUANTIZE that recreates the float
       // tensor under its original index and name.
-      const int32_t h = AddTensorLike(sg, sg.tensors[t], ir::DataType::kFloat16, "_fp16");
+      const int32_t h =
+          AddTensorLike(sg, sg.tensors[t], ir::DataType::kFloat16, "_fp16");
       sg.tensors[h].buffer = AddTypedBuffer(model, half);
       sg.tensors[t].buffer = 0;
       ops.push_back(MakeOp(ir::OpKind::kDequantize, {h}, {t}));

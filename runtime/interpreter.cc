@@ -18,7 +18,9 @@ namespace {
 
 constexpr size_t kAlignment = 64;
 
-size_t AlignUp(size_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
+size_t AlignUp(size_t n) {
+  return (n + kAlignment - 1) / kAlignment * kAlignment;
+}
 
 // 64-byte aligned heap memory whose content is not preserved on growth.
 class AlignedBuffer {
@@ -26,7 +28,8 @@ class AlignedBuffer {
   uint8_t* Reserve(size_t bytes) {
     if (bytes > capacity_) {
       capacity_ = AlignUp(std::max<size_t>(bytes, 1));
-      ptr_.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlignment, capacity_)));
+      ptr_.reset(
+          static_cast<uint8_t*>(std::aligned_alloc(kAlignment, capacity_)));
     }
     return ptr_.get();
   }
@@ -82,7 +85,8 @@ absl::StatusOr<size_t> TensorBytes(const RtTensor& t) {
   if (t.type == ir::DataType::kResource) {
     return static_cast<size_t>(t.NumElements()) * sizeof(int32_t);
   }
-  const std::optional<int64_t> bytes = ir::DenseByteSize(t.type, t.NumElements());
+  const std::optional<int64_t> bytes =
+      ir::DenseByteSize(t.type, t.NumElements());
   if (!bytes.has_value() || *bytes < 0) {
     return absl::UnimplementedError(
         absl::StrCat("tensor '", t.name(), "' has type ",
@@ -208,7 +212,8 @@ absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
     }
   }
   for (int32_t in : sg.inputs) {
-    if (exec.storage[in] == Storage::kActivation) exec.storage[in] = Storage::kInput;
+    if (exec.storage[in] == Storage::kActivation)
+      exec.storage[in] = Storage::kInput;
   }
   exec.ops.resize(sg.operators.size());
   for (size_t i = 0; i < sg.operators.size(); ++i) {
@@ -411,13 +416,15 @@ absl::Status Interpreter::Impl::ResizeTensor(RtTensor* tensor, Dims shape) {
   ASSIGN_OR_RETURN(size_t bytes, TensorBytes(*tensor));
   if (exec == nullptr) {
     // A tensor a kernel owns: its storage lives as long as the interpreter.
-    if (bytes <= tensor->bytes && tensor->data != nullptr) return absl::OkStatus();
+    if (bytes <= tensor->bytes && tensor->data != nullptr)
+      return absl::OkStatus();
     AlignedBuffer& buffer = external_[tensor];
     tensor->data = buffer.Reserve(bytes);
     tensor->bytes = buffer.capacity();
     return absl::OkStatus();
   }
-  if (bytes <= tensor->bytes && tensor->data != nullptr) return absl::OkStatus();
+  if (bytes <= tensor->bytes && tensor->data != nullptr)
+    return absl::OkStatus();
   if (exec->storage[index] == Storage::kActivation) exec->plan_dirty = true;
   tensor->data = exec->owned[index].Reserve(bytes);
   tensor->bytes = exec->owned[index].capacity();
@@ -434,7 +441,8 @@ absl::Status Interpreter::Impl::InvokeSubgraph(
   }
   SubgraphExec& exec = execs_[index];
   const ir::Subgraph& sg = *exec.sg;
-  if (inputs.size() != sg.inputs.size() || outputs.size() != sg.outputs.size()) {
+  if (inputs.size() != sg.inputs.size() ||
+      outputs.size() != sg.outputs.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "subgraph ", index, " takes ", sg.inputs.size(), " inputs and gives ",
         sg.outputs.size(), " outputs; the caller passes ", inputs.size(),
@@ -451,7 +459,8 @@ absl::Status Interpreter::Impl::InvokeSubgraph(
     }
     dst.shape = inputs[i]->shape;
     ASSIGN_OR_RETURN(size_t bytes, TensorBytes(dst));
-    if (exec.storage[t] == Storage::kVariable || exec.storage[t] == Storage::kConstant) {
+    if (exec.storage[t] == Storage::kVariable ||
+        exec.storage[t] == Storage::kConstant) {
       return absl::InvalidArgumentError(absl::StrCat(
           "subgraph ", index, " input '", dst.name(), "' is not writable"));
     }
@@ -507,24 +516,26 @@ absl::Status Interpreter::Impl::Run(absl::Span<const ir::HostTensor> inputs,
       fits = sig[d] < 0 || d == 0 || given.shape()[d] == sig[d];
     }
     if (!fits) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "input ", i, " '", it.name, "': got ", given.DebugString(),
-          ", the model takes ", ir::DataTypeName(it.type),
-          ir::ShapeString(sig)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("input ", i, " '", it.name, "': got ",
+                       given.DebugString(), ", the model takes ",
+                       ir::DataTypeName(it.type), ir::ShapeString(sig)));
     }
     if (exec.storage[t] == Storage::kConstant) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "input ", i, " '", it.name, "' is a constant tensor"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("input ", i, " '", it.name, "' is a constant tensor"));
     }
     // A variable that is also an input starts the run from the given value.
     rt.shape = Dims(given.shape().begin(), given.shape().end());
     rt.data = exec.owned[t].Reserve(given.ByteSize());
     rt.bytes = exec.owned[t].capacity();
-    if (given.ByteSize() > 0) std::memcpy(rt.data, given.data(), given.ByteSize());
+    if (given.ByteSize() > 0)
+      std::memcpy(rt.data, given.data(), given.ByteSize());
   }
   observer_ = observer;
   if (observer_ != nullptr) {
-    for (int32_t t : sg.inputs) observer_->Observe(exec.index, -1, t, exec.tensors[t]);
+    for (int32_t t : sg.inputs)
+      observer_->Observe(exec.index, -1, t, exec.tensors[t]);
   }
   absl::Status status = RunOps(exec);
   observer_ = nullptr;
@@ -560,7 +571,8 @@ const RtTensor& Interpreter::output(int i) const {
 
 ir::HostTensor Interpreter::OutputHost(int i) const {
   const RtTensor& rt = output(i);
-  ir::HostTensor out(rt.type, std::vector<int64_t>(rt.shape.begin(), rt.shape.end()));
+  ir::HostTensor out(rt.type,
+                     std::vector<int64_t>(rt.shape.begin(), rt.shape.end()));
   if (out.ByteSize() > 0 && rt.data != nullptr) {
     std::memcpy(out.data(), rt.data, out.ByteSize());
   }

@@ -32,7 +32,8 @@ const Row kRows[] = {
 // Integer kernels (int8 / int16x8 / uint8 activations) and hybrid kernels
 // (float activations, int8 weights: dynamic-range models).
 #define QF_FLOAT_KERNEL(kind, prepare, eval)
-#define QF_INT_KERNEL(kind, prepare, eval) {ir::OpKind::k##kind, {&prepare, &eval}},
+#define QF_INT_KERNEL(kind, prepare, eval) \
+  {ir::OpKind::k##kind, {&prepare, &eval}},
 #define QF_HYBRID_KERNEL(kind, prepare, eval)
 const Row kIntRows[] = {
 #include "runtime/kernels/integer.def"
@@ -41,7 +42,8 @@ const Row kIntRows[] = {
 #undef QF_INT_KERNEL
 #define QF_INT_KERNEL(kind, prepare, eval)
 #undef QF_HYBRID_KERNEL
-#define QF_HYBRID_KERNEL(kind, prepare, eval) {ir::OpKind::k##kind, {&prepare, &eval}},
+#define QF_HYBRID_KERNEL(kind, prepare, eval) \
+  {ir::OpKind::k##kind, {&prepare, &eval}},
 const Row kHybridRows[] = {
 #include "runtime/kernels/integer.def"
     {ir::OpKind::kCustom, {}},

@@ -19,7 +19,8 @@ namespace {
 long PeakRssKib(const std::string& command, int* exit_code) {
   const pid_t pid = fork();
   if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", ("exec " + command + " >/dev/null 2>&1").c_str(),
+    execl("/bin/sh", "sh", "-c",
+          ("exec " + command + " >/dev/null 2>&1").c_str(),
           static_cast<char*>(nullptr));
     _exit(127);
   }

@@ -84,15 +84,16 @@ TEST(CalibrateCliTest, ShardsMergeToTheSingleRunByteForByte) {
                 path);
       parts += " " + path;
     }
-    const testing::CommandResult r = RunCommand(
-        QforgeBinary() + " merge-stats" + parts + " -o " + dir + "/merged.json");
+    const testing::CommandResult r =
+        RunCommand(QforgeBinary() + " merge-stats" + parts + " -o " + dir +
+                   "/merged.json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(Slurp(dir + "/merged.json"), whole) << "threads " << threads;
   }
   // Shards merge in any order.
-  const testing::CommandResult r = RunCommand(
-      QforgeBinary() + " merge-stats " + dir + "/s2.json " + dir + "/s0.json " +
-      dir + "/s1.json -o " + dir + "/merged2.json");
+  const testing::CommandResult r =
+      RunCommand(QforgeBinary() + " merge-stats " + dir + "/s2.json " + dir +
+                 "/s0.json " + dir + "/s1.json -o " + dir + "/merged2.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Slurp(dir + "/merged2.json"), whole);
 }
@@ -100,9 +101,9 @@ TEST(CalibrateCliTest, ShardsMergeToTheSingleRunByteForByte) {
 TEST(CalibrateCliTest, RefusesMixedModelsAndDuplicateShards) {
   const std::string dir = testing::MakeTempDir();
   Calibrate("--shard 0/2", dir + "/a.json");
-  testing::CommandResult r = RunCommand(QforgeBinary() + " merge-stats " + dir +
-                                        "/a.json " + dir + "/a.json -o " + dir +
-                                        "/m.json");
+  testing::CommandResult r =
+      RunCommand(QforgeBinary() + " merge-stats " + dir + "/a.json " + dir +
+                 "/a.json -o " + dir + "/m.json");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("already in the merge"), std::string::npos) << r.err;
   // Stats of another model (same data): refused.
@@ -120,10 +121,10 @@ TEST(CalibrateCliTest, RefusesMixedModelsAndDuplicateShards) {
 
 TEST(CalibrateCliTest, EmptyDataAndBadShardAreErrors) {
   const std::string dir = testing::MakeTempDir();
-  testing::CommandResult r = RunCommand(
-      QforgeBinary() + " calibrate " + TestDataDir() +
-      "/models/conv_fc_mnist.tflite --data '" + dir + "/*.png' -o " + dir +
-      "/x.json");
+  testing::CommandResult r =
+      RunCommand(QforgeBinary() + " calibrate " + TestDataDir() +
+                 "/models/conv_fc_mnist.tflite --data '" + dir + "/*.png' -o " +
+                 dir + "/x.json");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   r = RunCommand(QforgeBinary() + " calibrate " + TestDataDir() +

@@ -37,8 +37,14 @@ TEST(QuantParamsTest, DegenerateRangesGiveUsableScales) {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (auto [lo, hi] : std::vector<std::pair<float, float>>{
-           {0, 0}, {5, 5}, {-5, -5}, {nan, nan}, {-inf, inf}, {nan, 1},
-           {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()},
+           {0, 0},
+           {5, 5},
+           {-5, -5},
+           {nan, nan},
+           {-inf, inf},
+           {nan, 1},
+           {std::numeric_limits<float>::lowest(),
+            std::numeric_limits<float>::max()},
            {1e-45f, 1e-45f}}) {
     const QuantParams p = ChooseAsymmetric(lo, hi, -128, 127);
     EXPECT_TRUE(std::isfinite(p.scale) && p.scale > 0) << lo << " " << hi;
@@ -59,7 +65,8 @@ TEST(QuantParamsTest, ZeroIsExactAndRangeIsCovered) {
   for (int i = 0; i < 100000; ++i) {
     float lo = u(rng), hi = u(rng);
     if (lo > hi) std::swap(lo, hi);
-    for (auto [qmin, qmax] : std::vector<std::pair<int, int>>{{-128, 127}, {0, 255}}) {
+    for (auto [qmin, qmax] :
+         std::vector<std::pair<int, int>>{{-128, 127}, {0, 255}}) {
       const QuantParams p = ChooseAsymmetric(lo, hi, qmin, qmax);
       // 0.0 maps to an integer exactly (zero padding stays exact).
       EXPECT_EQ(DequantizeValue(p.zero_point, p), 0.0f);

@@ -48,7 +48,8 @@ struct ConvModel {
   }
   calibration::StatsFile StatsFile() const {
     calibration::StatsFile f;
-    f.tensors = {Stats(x, 0.0f, 2.55f), Stats(y, -4.0f, 6.2f), Stats(z, 0.0f, 1.0f)};
+    f.tensors = {Stats(x, 0.0f, 2.55f), Stats(y, -4.0f, 6.2f),
+                 Stats(z, 0.0f, 1.0f)};
     return f;
   }
 };
@@ -101,8 +102,10 @@ TEST(QuantizeTest, Int8ConvSoftmax) {
   EXPECT_EQ(bq.type, DataType::kInt32);
   EXPECT_FLOAT_EQ(bq.quantization->scale[0], 0.01f * 2.0f / 127);
   EXPECT_EQ(bq.quantization->quantized_dimension, 0);
-  const auto* b32 = reinterpret_cast<const int32_t*>(r->model.buffers[bq.buffer].data.data());
-  EXPECT_EQ(b32[0], static_cast<int32_t>(std::round(0.5 / (0.01f * 2.0f / 127))));
+  const auto* b32 =
+      reinterpret_cast<const int32_t*>(r->model.buffers[bq.buffer].data.data());
+  EXPECT_EQ(b32[0],
+            static_cast<int32_t>(std::round(0.5 / (0.01f * 2.0f / 127))));
   // SOFTMAX output fixed at 1/256, -128.
   const ir::Tensor& zq = sg.tensors[sg.operators[2].outputs[0]];
   EXPECT_FLOAT_EQ(zq.quantization->scale[0], 1.0f / 256);
@@ -119,7 +122,8 @@ TEST(QuantizeTest, Deterministic) {
   auto a = Quantize(c.m.model(), &stats, {});
   auto b = Quantize(c.m.model(), &stats, {});
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(*formats::SerializeTflite(a->model), *formats::SerializeTflite(b->model));
+  EXPECT_EQ(*formats::SerializeTflite(a->model),
+            *formats::SerializeTflite(b->model));
 }
 
 TEST(QuantizeTest, IntegerInputAndOutputTypes) {
@@ -151,7 +155,8 @@ TEST(QuantizeTest, AlreadyQuantizedIsRefused) {
   ASSERT_TRUE(once.ok());
   auto twice = Quantize(once->model, &stats, {});
   ASSERT_FALSE(twice.ok());
-  EXPECT_NE(twice.status().message().find("already quantized"), std::string::npos);
+  EXPECT_NE(twice.status().message().find("already quantized"),
+            std::string::npos);
 }
 
 TEST(QuantizeTest, ExcludedOpStaysFloatBetweenConversions) {
@@ -200,7 +205,8 @@ TEST(QuantizeTest, ConcatRequantizesInputsToTheSharedRange) {
   for (int32_t in : concat->inputs) {
     EXPECT_FLOAT_EQ(sg.tensors[in].quantization->scale[0], 11.0f / 255);
   }
-  EXPECT_FLOAT_EQ(sg.tensors[concat->outputs[0]].quantization->scale[0], 11.0f / 255);
+  EXPECT_FLOAT_EQ(sg.tensors[concat->outputs[0]].quantization->scale[0],
+                  11.0f / 255);
 }
 
 TEST(QuantizeTest, MissingStatisticsKeepOpsFloat) {
@@ -247,8 +253,10 @@ TEST(QuantizeTest, DynamicRangeQuantizesLargeFullyConnectedWeights) {
   ASSERT_TRUE(r.ok()) << r.status();
   const ir::Operator& fc = r->model.subgraphs[0].operators[0];
   EXPECT_EQ(r->model.subgraphs[0].tensors[fc.inputs[1]].type, DataType::kInt8);
-  EXPECT_EQ(r->model.subgraphs[0].tensors[fc.outputs[0]].type, DataType::kFloat32);
-  EXPECT_TRUE(ir::OptionsOr<ir::FullyConnectedOptions>(fc.options).asymmetric_quantize_inputs);
+  EXPECT_EQ(r->model.subgraphs[0].tensors[fc.outputs[0]].type,
+            DataType::kFloat32);
+  EXPECT_TRUE(ir::OptionsOr<ir::FullyConnectedOptions>(fc.options)
+                  .asymmetric_quantize_inputs);
   EXPECT_EQ(fc.version, 9);
 }
 

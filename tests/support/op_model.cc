@@ -9,21 +9,37 @@
 namespace qforge::testing {
 
 template <>
-ir::DataType OpModel::TypeOf<float>() { return ir::DataType::kFloat32; }
+ir::DataType OpModel::TypeOf<float>() {
+  return ir::DataType::kFloat32;
+}
 template <>
-ir::DataType OpModel::TypeOf<int32_t>() { return ir::DataType::kInt32; }
+ir::DataType OpModel::TypeOf<int32_t>() {
+  return ir::DataType::kInt32;
+}
 template <>
-ir::DataType OpModel::TypeOf<int64_t>() { return ir::DataType::kInt64; }
+ir::DataType OpModel::TypeOf<int64_t>() {
+  return ir::DataType::kInt64;
+}
 template <>
-ir::DataType OpModel::TypeOf<int16_t>() { return ir::DataType::kInt16; }
+ir::DataType OpModel::TypeOf<int16_t>() {
+  return ir::DataType::kInt16;
+}
 template <>
-ir::DataType OpModel::TypeOf<int8_t>() { return ir::DataType::kInt8; }
+ir::DataType OpModel::TypeOf<int8_t>() {
+  return ir::DataType::kInt8;
+}
 template <>
-ir::DataType OpModel::TypeOf<uint8_t>() { return ir::DataType::kUInt8; }
+ir::DataType OpModel::TypeOf<uint8_t>() {
+  return ir::DataType::kUInt8;
+}
 template <>
-ir::DataType OpModel::TypeOf<bool>() { return ir::DataType::kBool; }
+ir::DataType OpModel::TypeOf<bool>() {
+  return ir::DataType::kBool;
+}
 template <>
-ir::DataType OpModel::TypeOf<uint16_t>() { return ir::DataType::kFloat16; }
+ir::DataType OpModel::TypeOf<uint16_t>() {
+  return ir::DataType::kFloat16;
+}
 
 OpModel::OpModel() {
   model_.buffers.emplace_back();  // the empty sentinel

@@ -1,0 +1,107 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Whole-model float inference time of qforge's interpreter: ms per sample
+// and achieved GFLOP/s at batch 1 and 8 with 1 and 2 threads, and the
+// overhead of calibration statistics collection. One JSON line per case on
+// stdout (bench/run_model_bench.sh adds LiteRT's time and the ratios).
+// Usage: model_bench MODEL [--repeat N]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "calibration/collector.h"
+#include "formats/tflite_reader.h"
+#include "runtime/interpreter.h"
+
+namespace {
+
+using qforge::ir::Model;
+using qforge::ir::OpKind;
+
+// Multiply-adds x 2 of the conv-like ops, per batch-1 sample.
+double FlopsPerSample(const Model& model) {
+  const auto& sg = model.subgraphs[0];
+  double flops = 0;
+  for (const auto& op : sg.operators) {
+    if (op.inputs.size() < 2 || op.outputs.empty()) continue;
+    const auto& out = sg.tensors[op.outputs[0]].shape;
+    const auto& w = sg.tensors[op.inputs[1]].shape;
+    double out_elems = 1;
+    for (size_t i = 1; i < out.size(); ++i) out_elems *= out[i];
+    if (op.kind == OpKind::kConv2D && w.size() == 4) {
+      flops += 2.0 * out_elems * w[1] * w[2] * w[3];
+    } else if (op.kind == OpKind::kDepthwiseConv2D && w.size() == 4) {
+      flops += 2.0 * out_elems * w[1] * w[2];
+    } else if (op.kind == OpKind::kFullyConnected && w.size() == 2) {
+      flops += 2.0 * out_elems * w[1];
+    }
+  }
+  return flops;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: model_bench MODEL [--repeat N]\n");
+    return 1;
+  }
+  const std::string path = argv[1];
+  int repeat = 50;
+  if (argc >= 4 && std::string(argv[2]) == "--repeat")
+    repeat = std::atoi(argv[3]);
+  auto model = qforge::formats::ReadTfliteFile(path);
+  if (!model.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(model.status().message()).c_str());
+    return 2;
+  }
+  const auto& sg = model->subgraphs[0];
+  const auto& in = sg.tensors[sg.inputs[0]];
+  const double flops = FlopsPerSample(*model);
+  for (int batch : {1, 8}) {
+    std::vector<int64_t> shape(in.shape.begin(), in.shape.end());
+    shape[0] = batch;
+    qforge::ir::HostTensor input(in.type, shape);
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> u(-1, 1);
+    for (float& v : input.Flat<float>()) v = u(rng);
+    for (int threads : {1, 2}) {
+      qforge::runtime::InterpreterOptions options;
+      options.threads = threads;
+      auto interp = qforge::runtime::Interpreter::Create(*model, options);
+      if (!interp.ok()) {
+        std::fprintf(stderr, "%s\n",
+                     std::string(interp.status().message()).c_str());
+        return 3;
+      }
+      qforge::calibration::StatsCollector collector(
+          *model, std::getenv("STRIDE") ? std::atoi(std::getenv("STRIDE")) : 7);
+      for (bool observe : {false, true}) {
+        auto run = [&] {
+          return (*interp)->Run({input}, observe ? &collector : nullptr);
+        };
+        for (int i = 0; i < 3; ++i) {
+          if (!run().ok()) return 4;  // warm-up: plans memory, packs weights
+        }
+        double best = 1e30;
+        for (int i = 0; i < repeat; ++i) {
+          const auto t0 = std::chrono::steady_clock::now();
+          if (!run().ok()) return 4;
+          const double ms = std::chrono::duration<double, std::milli>(
+                                std::chrono::steady_clock::now() - t0)
+                                .count();
+          best = std::min(best, ms);
+        }
+        const double per_sample = best / batch;
+        std::printf(
+            "{\"model\":\"%s\",\"batch\":%d,\"threads\":%d,\"stats\":%s,"
+            "\"ms_per_sample\":%.4f,\"gflops\":%.1f}\n",
+            path.c_str(), batch, threads, observe ? "true" : "false",
+            per_sample, flops / (per_sample * 1e6));
+      }
+    }
+  }
+  return 0;
+}
