@@ -10,7 +10,10 @@
 //
 //   node bench/quant_eval/layerwise.mjs FLOAT.tflite QUANT.tflite --input X.npy
 //        [--samples N] [--runtime litert|tfjs-tflite] [--json FILE] [--work DIR]
+//        [--channels TENSOR_NAME]
 //
+// --channels: also per channel (last axis) of that tensor: SQNR, float mean
+// and range, quantized mean.
 // X.npy: [N, ...input shape] (qforge_make_inputs / quant_eval's eval/data/input_0.npy),
 // one input models only.
 import fs from 'node:fs';
@@ -20,6 +23,7 @@ import { runModel } from '../../tests/interop/lib/run.mjs';
 import { parseModel } from '../../tests/interop/lib/tflite.mjs';
 import { readNpy } from '../../tests/interop/lib/npy.mjs';
 import { outputValues, quantizeInput, fmtDb } from './metrics.mjs';
+import { withOutputs, activationTensors } from './expose.mjs';
 
 
 function parseArgs(argv) {
@@ -31,6 +35,7 @@ function parseArgs(argv) {
     else if (k === '--runtime') a.runtime = argv[++i];
     else if (k === '--json') a.json = argv[++i];
     else if (k === '--work') a.work = argv[++i];
+    else if (k === '--channels') a.channels = argv[++i];
     else a.files.push(k);
   }
   if (a.files.length !== 2 || !a.input) {
@@ -40,41 +45,11 @@ function parseArgs(argv) {
   return a;
 }
 
-/**
- * A copy of `file` whose subgraph 0 outputs every tensor an op writes, made by
- * patching the flatbuffer (a JSON round trip through flatc would print floats
- * with 6 digits and change every scale): the new outputs vector is appended
- * at the end and the field re-pointed at it (offsets point forward), and the
- * signature list is emptied in place (LiteRT then uses subgraph 0's outputs).
- */
+/** A copy of `file` whose subgraph 0 outputs every activation tensor (expose.mjs). */
 function exposeAll(file, work) {
   const src = new Uint8Array(fs.readFileSync(file));
-  const fb = parseModel(src);
-  const sg = fb.subgraphs[0];
-  const outs = [...sg.outputs];
-  for (const op of sg.operators) for (const t of op.outputs) if (t >= 0 && !outs.includes(t)) outs.push(t);
-  const base = (src.byteLength + 3) & ~3;
-  const bytes = new Uint8Array(base + 4 + 4 * outs.length);
-  bytes.set(src);
-  const dv = new DataView(bytes.buffer);
-  const field = (table, id) => {
-    const vt = table - dv.getInt32(table, true);
-    const o = 4 + 2 * id;
-    return o < dv.getUint16(vt, true) ? dv.getUint16(vt + o, true) : 0;
-  };
-  const deref = (at) => at + dv.getUint32(at, true);
-  const model = dv.getUint32(0, true);
-  const subgraphs = deref(model + field(model, 2));
-  const sg0 = deref(subgraphs + 4);
-  const outField = field(sg0, 2);
-  if (!outField) throw new Error(`${file}: subgraph 0 has no outputs field`);
-  dv.setUint32(base, outs.length, true);
-  outs.forEach((t, i) => dv.setInt32(base + 4 + 4 * i, t, true));
-  dv.setUint32(sg0 + outField, base - (sg0 + outField), true);
-  const sigField = field(model, 7);
-  if (sigField) dv.setUint32(deref(model + sigField), 0, true);
   const out = path.join(work, `${path.basename(file, '.tflite')}.all_outputs.tflite`);
-  fs.writeFileSync(out, bytes);
+  fs.writeFileSync(out, withOutputs(src, activationTensors(parseModel(src))));
   return out;
 }
 
@@ -112,6 +87,7 @@ async function main() {
     for (const ti of op.outputs) {
       const t = qsg.tensors[ti];
       const q = Q.byName.get(t.name), f = F.byName.get(t.name);
+      if (!q) continue; // a weight-path tensor, not exposed
       if (!q || !f) { rows.push({ op: i, kind: op.name, tensor: t.name, dtype: t.dtype, note: 'no float tensor of that name' }); continue; }
       let sig = 0, err = 0, lo = Infinity, hi = -Infinity, clipped = 0, count = 0;
       const qz = t.quantization;
@@ -142,6 +118,17 @@ async function main() {
   for (const r of rows) {
     if (r.note) { console.log(`${String(r.op).padStart(4)} ${r.kind.padEnd(18)} ${r.dtype.padEnd(7)} ${r.tensor}: ${r.note}`); continue; }
     console.log(`${String(r.op).padStart(4)} ${r.kind.padEnd(18)} ${r.dtype.padEnd(7)} SQNR ${fmtDb(r.sqnr_db).padStart(6)}  float [${g(r.float_range[0])}, ${g(r.float_range[1])}]  q ${r.q_range ? `[${g(r.q_range[0])}, ${g(r.q_range[1])}]` : '—'}  clipped ${r.clipped === null ? '—' : (100 * r.clipped).toFixed(2) + '%'}  ${r.tensor}`);
+  }
+  if (a.channels) {
+    const f = F.byName.get(a.channels), q = Q.byName.get(a.channels);
+    if (!f || !q) throw new Error(`no tensor '${a.channels}' in both models`);
+    const t = q.tensor, C = t.shape[t.shape.length - 1];
+    console.log(`\nper channel of ${a.channels} ${JSON.stringify(t.shape)}:`);
+    for (let c = 0; c < C; c++) {
+      let sig = 0, err = 0, fs_ = 0, qs = 0, n = 0, lo = Infinity, hi = -Infinity;
+      f.values.forEach((fv, s) => { const qv = q.values[s]; for (let k = c; k < fv.length; k += C) { sig += fv[k] ** 2; err += (fv[k] - qv[k]) ** 2; fs_ += fv[k]; qs += qv[k]; n++; lo = Math.min(lo, fv[k]); hi = Math.max(hi, fv[k]); } });
+      console.log(`  ch ${String(c).padStart(4)}  SQNR ${fmtDb(err === 0 ? Infinity : 10 * Math.log10(sig / err)).padStart(6)}  float mean ${(fs_ / n).toFixed(4)} [${lo.toFixed(3)}, ${hi.toFixed(3)}]  quantized mean ${(qs / n).toFixed(4)}`);
+    }
   }
   if (a.json) fs.writeFileSync(a.json, JSON.stringify(rows, (k, v) => (v === Infinity ? 'inf' : v), 2));
   if (!a.work) fs.rmSync(work, { recursive: true, force: true });

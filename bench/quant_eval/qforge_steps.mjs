@@ -88,7 +88,7 @@ export async function inspect(qforge, model, { timeoutMs }) {
 export function floatOpsText(floatOps) {
   const groups = new Map();
   for (const f of floatOps) {
-    const key = `${f.reason}`;
+    const key = f.reason.replace(/'[^']*'/g, "'…'"); // group by the rule, not the tensor name
     if (!groups.has(key)) groups.set(key, new Map());
     const g = groups.get(key);
     g.set(f.op, (g.get(f.op) ?? 0) + 1);

@@ -30,6 +30,7 @@ import { MODELS } from './models.mjs';
 import { outputValues, quantizeInput, sqnr, top1, distinctTop1 } from './metrics.mjs';
 import { writeDataNpy, calibrate, quantize, inspect } from './qforge_steps.mjs';
 import { renderMarkdown } from './report.mjs';
+import { writeWithLogits } from './expose.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -177,13 +178,32 @@ async function evaluate(runner, file, runtime, evalInputs, ref, classifier) {
   return out;
 }
 
+/**
+ * Classifiers: the logits (the SOFTMAX input) of `file` on the evaluation
+ * inputs, from a copy exposing them as an extra output (expose.mjs), as
+ * [[Float64Array] per sample] (integer logits dequantized), or null.
+ * A 2-class softmax hides common-mode logit errors and exaggerates errors on
+ * the few samples near the decision boundary, so the logit SQNR is reported
+ * next to the output SQNR.
+ */
+async function logits(runner, file, runtime, evalInputs, workDir) {
+  const copy = writeWithLogits(file, path.join(workDir, `${path.basename(file, '.tflite')}.logits.tflite`));
+  if (!copy) return null;
+  const fb = parseModel(new Uint8Array(fs.readFileSync(copy)));
+  let reply = await runner.runInputs(copy, runtime, feedsFor(fb, evalInputs));
+  if (!reply.ok && runtime === 'litert') reply = await runner.runInputs(copy, 'tfjs-tflite', feedsFor(fb, evalInputs));
+  if (!reply.ok) return null;
+  return collect(reply, fb).values.map((outs) => [outs[outs.length - 1]]);
+}
+
 async function evalModel(m, runner, a, work) {
   const t0 = performance.now();
   const modelPath = path.join(a.corpus, m.model);
-  const res = { id: m.id, model: m.model, starter: !!m.starter, classifier: !!m.classifier, data: m.data.note, schemes: {}, twins: [] };
+  const res = { id: m.id, model: m.model, starter: !!m.starter, classifier: !!m.classifier, data: m.data?.note, schemes: {}, twins: [] };
   const workDir = path.join(work, m.id);
   fs.mkdirSync(workDir, { recursive: true });
   const done = (status, reason) => Object.assign(res, { status, reason, seconds: +((performance.now() - t0) / 1000).toFixed(1) });
+  if (m.skip) return done('skipped', m.skip);
   if (!fs.existsSync(modelPath)) return done('skipped', `${m.model} not in the corpus`);
   const fb = parseModel(new Uint8Array(fs.readFileSync(modelPath)));
   res.float_bytes = fs.statSync(modelPath).size;
@@ -205,6 +225,12 @@ async function evalModel(m, runner, a, work) {
   const ref = collect(refReply, fb);
   res.outputs = ref.names;
   if (m.classifier) res.float_classes = distinctTop1(ref.values);
+  const refLogits = m.classifier ? await logits(runner, modelPath, runtime, data.eval, workDir) : null;
+  const logitDb = async (file, where) => {
+    if (!refLogits) return;
+    const l = await logits(runner, file, runtime, data.eval, workDir);
+    if (l) where.logits_sqnr_db = sqnr(refLogits, l).db;
+  };
 
   // Calibration (the static schemes need it; dynamic and float16 do not).
   const stats = path.join(workDir, 'stats.json');
@@ -225,6 +251,7 @@ async function evalModel(m, runner, a, work) {
     r.state = (await inspect(a.qforge, out, { timeoutMs: 60000 }))?.quantization_state ?? null;
     r.file = out;
     Object.assign(r, await evaluate(runner, out, runtime, data.eval, ref, m.classifier));
+    if (scheme === 'int8') await logitDb(out, r);
   }
 
   for (const t of m.twins ?? []) {
@@ -234,11 +261,15 @@ async function evalModel(m, runner, a, work) {
     res.twins.push(tw);
     if (!tw.bytes) { tw.ok = false; tw.error = 'not in the corpus'; continue; }
     Object.assign(tw, await evaluate(runner, file, runtime, data.eval, ref, m.classifier));
+    await logitDb(file, tw);
     const ours = res.schemes[t.gate === 'dynamic' ? 'dynamic' : 'int8'];
     tw.ours_scheme = t.gate === 'dynamic' ? 'dynamic' : 'int8';
-    tw.ours_db = ours?.sqnr_db ?? null;
-    if (t.gate && tw.ok && tw.ours_db !== null && ours?.ok) {
-      tw.delta_db = tw.ours_db - tw.sqnr_db;
+    tw.ours_db = ours?.ok ? ours.sqnr_db : null;
+    // The twin's own SQNR: from the oracle, else (a twin LiteRT refuses is not
+    // ours to fix) from tfjs-tflite against the same float reference.
+    const twinDb = tw.ok ? tw.sqnr_db : tw.alt?.ok ? tw.alt.sqnr_db : null;
+    if (t.gate && twinDb !== null && tw.ours_db !== null) {
+      tw.delta_db = tw.ours_db - twinDb;
       tw.pass = t.gate === 'int8' ? tw.delta_db >= -1 : tw.delta_db >= 0;
     }
   }
@@ -265,9 +296,18 @@ async function main() {
   const work = a.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quant_eval-'));
   fs.mkdirSync(work, { recursive: true });
   a.makeInputs = await findMakeInputs(a, work);
+  // Private copies: a rebuild during the run must not swap the binaries under it.
+  fs.mkdirSync(path.join(work, 'bin'), { recursive: true });
+  for (const k of ['qforge', 'makeInputs']) {
+    const copy = path.join(work, 'bin', `${path.basename(a[k])}.copy`);
+    fs.copyFileSync(a[k], copy);
+    fs.chmodSync(copy, 0o755);
+    a[k] = copy;
+  }
   let models = MODELS.filter((m) => (!a.quick || m.starter) && (!a.filter || a.filter.test(m.id) || a.filter.test(m.model)));
   if (!models.length) usage('no model matches');
   const labels = { litert: await runtimeLabel('litert'), tfjs: await runtimeLabel('tfjs-tflite') };
+  const version = (await runProgram(a.qforge, ['--version'], 10000)).stdout.trim();
 
   // --jobs models at a time, one runner (worker thread) each; results in table order.
   const results = new Array(models.length);
@@ -291,12 +331,14 @@ async function main() {
   const seconds = (performance.now() - t0) / 1000;
   const meta = {
     date: new Date().toISOString(), quick: !!a.quick, schemes: a.schemes, method: a.method ?? 'minmax (default)',
-    qforge: a.qforge, corpus: a.corpus, runtimes: labels, seconds: +seconds.toFixed(1), jobs: a.jobs, cpus: os.cpus().length,
+    qforge: version, corpus: a.corpus, runtimes: labels, seconds: +seconds.toFixed(1), jobs: a.jobs, cpus: os.cpus().length,
   };
   const fails = failures(results);
   const base = a.quick ? 'results_quick' : 'results';
   fs.mkdirSync(a.out, { recursive: true });
-  const strip = (r) => ({ ...r, schemes: Object.fromEntries(Object.entries(r.schemes).map(([k, s]) => [k, { ...s, file: undefined }])) });
+  // Ops kept float as one line each ("op 27 AVERAGE_POOL_2D: no hybrid kernel"): the file stays small enough to diff.
+  const opLine = (f) => `op ${f.subgraph ? `${f.subgraph}:` : ''}${f.index} ${f.op}: ${f.reason}`;
+  const strip = (r) => ({ ...r, schemes: Object.fromEntries(Object.entries(r.schemes).map(([k, s]) => [k, { ...s, file: undefined, float_ops: s.float_ops?.map(opLine) }])) });
   const json = JSON.stringify({ meta, failures: fails, models: results.map(strip) }, (k, v) => (v === Infinity ? 'inf' : v === -Infinity ? '-inf' : v), 2);
   fs.writeFileSync(path.join(a.out, `${base}.json`), json + '\n');
   const md = renderMarkdown(meta, results, fails);

@@ -43,14 +43,15 @@ export function renderMarkdown(meta, results, fails) {
     'SQNR = 10·log10(Σ ref² / Σ (ref − q)²) over all outputs and evaluation samples, ref = the float model in the same runtime. ' +
     'Top-1 = evaluation samples whose argmax of output 0 matches the float model (classifiers). Sizes in KiB.');
   L.push('');
-  L.push('| model | scheme | runs in LiteRT | SQNR dB | top-1 | size KiB float → quantized | state | ops kept float |');
+  L.push('| model | scheme | runs in LiteRT | SQNR dB | top-1 (logit SQNR dB) | size KiB float → quantized | state | ops kept float |');
   L.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
     if (r.status !== 'done') continue;
     for (const s of Object.values(r.schemes)) {
       const acc = accuracy(s);
       const size = s.bytes ? `${kib(r.float_bytes)} → ${kib(s.bytes)} (${((100 * s.bytes) / r.float_bytes).toFixed(0)}%)` : '—';
-      L.push(`| ${cell(r.id)} | ${s.scheme} | ${cell(runCell(s, r.runtime))} | ${acc.sqnr} | ${acc.top1} | ${size} | ${s.state ?? '—'} | ${cell(floatOpsCell(s))} |`);
+      const top1 = acc.top1 + (s.logits_sqnr_db !== undefined ? ` (${fmtDb(s.logits_sqnr_db)})` : '');
+      L.push(`| ${cell(r.id)} | ${s.scheme} | ${cell(runCell(s, r.runtime))} | ${acc.sqnr} | ${top1} | ${size} | ${s.state ?? '—'} | ${cell(floatOpsCell(s))} |`);
     }
   }
   L.push('');
@@ -60,17 +61,21 @@ export function renderMarkdown(meta, results, fails) {
     L.push('## Official twins on the same evaluation inputs');
     L.push('');
     L.push('Integer-input twins get the float inputs quantized with their input scale/zero point; integer outputs are dequantized. ' +
-      'Gate `int8`: our int8 SQNR ≥ twin − 1 dB; gate `dynamic`: our dynamic-range SQNR ≥ twin (same weights only).');
+      'Gate `int8`: our int8 SQNR ≥ twin − 1 dB; gate `dynamic`: our dynamic-range SQNR ≥ twin (same weights only). ' +
+      'Last column (classifiers, int8): SQNR of the logits (the SOFTMAX input) against the float logits, from copies exposing them; ' +
+      'a softmax output hides common-mode logit errors and is dominated by the few samples near a decision boundary.');
     L.push('');
-    L.push('| model | twin | what | size KiB | twin SQNR dB | twin top-1 | ours | our SQNR dB | our top-1 | Δ dB | gate |');
-    L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    L.push('| model | twin | what | size KiB | twin SQNR dB | twin top-1 | ours | our SQNR dB | our top-1 | Δ dB | gate | logit SQNR dB twin / ours |');
+    L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const r of twins) {
       for (const t of r.twins) {
         const ours = r.schemes[t.ours_scheme];
-        const tAcc = t.ok ? accuracy(t) : { sqnr: `**FAILS**: ${short(t.error, 120)}`, top1: '' };
+        const tAcc = accuracy(t);
+        if (!t.ok) tAcc.sqnr = `${tAcc.sqnr}; LiteRT refuses the twin: ${short(t.error, 110)}`;
         const oAcc = ours ? accuracy(ours) : { sqnr: '—', top1: '' };
         const gate = t.gate ? (t.pass === undefined ? `${t.gate}: n/a` : `${t.gate}: ${t.pass ? 'pass' : '**FAIL**'}`) : 'info';
-        L.push(`| ${cell(r.id)} | ${cell(path.basename(t.path))} | ${cell(t.what)} | ${kib(t.bytes)} | ${cell(tAcc.sqnr)} | ${tAcc.top1} | ${t.ours_scheme ?? '—'} | ${oAcc.sqnr} | ${oAcc.top1} | ${t.delta_db === undefined ? '—' : t.delta_db.toFixed(2)} | ${gate} |`);
+        const lg = t.logits_sqnr_db !== undefined && ours?.logits_sqnr_db !== undefined && t.ours_scheme === 'int8' ? `${fmtDb(t.logits_sqnr_db)} / ${fmtDb(ours.logits_sqnr_db)}` : '';
+        L.push(`| ${cell(r.id)} | ${cell(path.basename(t.path))} | ${cell(t.what)} | ${kib(t.bytes)} | ${cell(tAcc.sqnr)} | ${tAcc.top1} | ${t.ours_scheme ?? '—'} | ${oAcc.sqnr} | ${oAcc.top1} | ${t.delta_db === undefined ? '—' : t.delta_db.toFixed(2)} | ${gate} | ${lg} |`);
       }
     }
     L.push('');

@@ -27,6 +27,12 @@ absl::Status EvalIntFullyConnected(OpContext& ctx);
 absl::Status PrepareHybridFullyConnected(OpContext& ctx);
 absl::Status EvalHybridFullyConnected(OpContext& ctx);
 
+// integer_hybrid_conv.cc (float activations, int8 weights)
+absl::Status PrepareHybridConv2D(OpContext& ctx);
+absl::Status EvalHybridConv2D(OpContext& ctx);
+absl::Status PrepareHybridDepthwiseConv2D(OpContext& ctx);
+absl::Status EvalHybridDepthwiseConv2D(OpContext& ctx);
+
 // integer_transpose_conv.cc
 absl::Status PrepareIntTransposeConv(OpContext& ctx);
 absl::Status EvalIntTransposeConv(OpContext& ctx);

@@ -14,16 +14,19 @@
 //  - LOGISTIC, TANH on int8/uint8: a 256-entry table built from the float
 //    function exactly as TFLite's LUTPopulate (dequantize in float, apply
 //    std::tanh or 1 / (1 + exp(-x)), round(y / s_out) + zp_out, clamp);
-//  - LOGISTIC, TANH on int16 (zero points 0, output scale 2^-15): TFLite's
-//    interpolated sigmoid table (256 entries of sigmoid(i / 24) in Q0.16),
-//    with the input rescaled by a power of two or, for other scales, by
-//    the integer multiplier TFLite derives from s_in * 4096 * 3.
+//  - LOGISTIC, TANH on int16 (zero points 0, output scale 2^-15): with a
+//    power-of-two input scale (2^-12; TANH also 2^-13) LiteRT's builtin
+//    kernel evaluates gemmlowp's fixed-point logistic / tanh on the input
+//    as Q3.12 (numerics/fixed_point_math.h); other scales use TFLite's
+//    interpolated sigmoid table (256 entries of sigmoid(i / 24) in Q0.16)
+//    after the integer multiplier TFLite derives from s_in * 4096 * 3.
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "numerics/fixed_point_math.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_internal.h"
 
@@ -66,7 +69,9 @@ enum class ActKind {
   kHardSwish,
   kLut,
   kLogistic16,
-  kTanh16
+  kTanh16,
+  kLogistic16Pot,  // gemmlowp fixed point, Q3.12 input
+  kTanh16Pot
 };
 
 struct ActState : KernelState {
@@ -196,6 +201,21 @@ int16_t Tanh16(const ActState& s, int16_t x) {
   return static_cast<int16_t>(result >> (9 - 1));
 }
 
+// gemmlowp's logistic / tanh of the input as Q3.12 (after a saturating
+// doubling when TANH's input scale is 2^-13).
+int16_t Logistic16Pot(int16_t x) {
+  using F3 = numerics::fixed::Fixed<int16_t, 3>;
+  return numerics::fixed::Logistic(F3::FromRaw(x)).raw;
+}
+int16_t Tanh16Pot(const ActState& s, int16_t x) {
+  using F3 = numerics::fixed::Fixed<int16_t, 3>;
+  const int16_t in =
+      s.input_left_shift == 1
+          ? numerics::fixed::SaturatingRoundingMultiplyByPOT<1>(x)
+          : x;
+  return numerics::fixed::Tanh(F3::FromRaw(in)).raw;
+}
+
 template <typename T>
 void RunAct(OpContext& ctx, const ActState& s) {
   struct Args {
@@ -255,6 +275,16 @@ void RunAct(OpContext& ctx, const ActState& s) {
               for (int64_t i = begin; i < end; ++i) y[i] = Tanh16(s, x[i]);
             }
             break;
+          case ActKind::kLogistic16Pot:
+            if constexpr (sizeof(T) == 2) {
+              for (int64_t i = begin; i < end; ++i) y[i] = Logistic16Pot(x[i]);
+            }
+            break;
+          case ActKind::kTanh16Pot:
+            if constexpr (sizeof(T) == 2) {
+              for (int64_t i = begin; i < end; ++i) y[i] = Tanh16Pot(s, x[i]);
+            }
+            break;
         }
       });
 }
@@ -304,9 +334,10 @@ absl::Status PrepareSigmoid16(OpContext& ctx, ActState& s, const QuantInfo& qi,
   pot =
       pot && (s.input_left_shift == 0 || (is_tanh && s.input_left_shift == 1));
   if (pot) {
-    // Reference kernel's power-of-two case: multiplier 3 << shift.
-    s.input_multiplier = 3 << s.input_left_shift;
-    s.input_left_shift = 0;
+    // LiteRT's builtin kernel: gemmlowp fixed point (TFLite Micro's
+    // reference kernel would use the table with multiplier 3 << shift).
+    s.kind = is_tanh ? ActKind::kTanh16Pot : ActKind::kLogistic16Pot;
+    return absl::OkStatus();
   } else {
     double multiplier = static_cast<double>(qi.scale) * 4096.0 * 3.0;
     s.input_left_shift = 0;

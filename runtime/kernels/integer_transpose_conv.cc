@@ -137,6 +137,11 @@ absl::Status PrepareIntTransposeConv(OpContext& ctx) {
                                   s.batch, " and weights '", w->name(), "' ",
                                   DimsString(w->shape)));
   }
+  if (s.out_h > (int64_t{1} << 24) || s.out_w > (int64_t{1} << 24) ||
+      s.batch * s.out_h * s.out_w * s.out_c > (int64_t{1} << 36)) {
+    return ctx.Error(absl::StrCat("output_shape [", os[0], ",", os[1], ",",
+                                  os[2], ",", os[3], "] is implausibly large"));
+  }
   if (w->dim(3) != s.in_c) {
     return ctx.Error(absl::StrCat(
         "weights '", w->name(), "' ", DimsString(w->shape), " take ", w->dim(3),

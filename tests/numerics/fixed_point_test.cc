@@ -54,7 +54,7 @@ int32_t RefRdbpot(int32_t x, int e) {
 int32_t RefMbqm32(int32_t x, int32_t m, int shift) {
   const int left = shift > 0 ? shift : 0;
   const int right = shift > 0 ? 0 : -shift;
-  const int128 shifted = int128{x} << left;
+  const int128 shifted = int128{x} * (int128{1} << left);
   EXPECT_LE(shifted, kMax32);
   EXPECT_GE(shifted, kMin32);
   return RefRdbpot(RefSrdhm(static_cast<int32_t>(shifted), m), right);

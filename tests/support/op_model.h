@@ -70,8 +70,8 @@ template <typename T>
 ir::HostTensor MakeTensor(std::vector<int64_t> shape,
                           const std::vector<T>& values) {
   ir::HostTensor t(OpModel::TypeOf<T>(), std::move(shape));
-  std::memcpy(t.data(), values.data(),
-              std::min(t.ByteSize(), values.size() * sizeof(T)));
+  const size_t bytes = std::min(t.ByteSize(), values.size() * sizeof(T));
+  if (bytes > 0) std::memcpy(t.data(), values.data(), bytes);
   return t;
 }
 

@@ -432,6 +432,45 @@ TEST(IntegerConvTest, HybridFullyConnectedAsymmetricPerChannel) {
   EXPECT_NEAR(got[1], 4.0f, 1e-5f);
 }
 
+TEST(IntegerConvTest, HybridConv2DPerTensorSymmetric) {
+  // As the hybrid FULLY_CONNECTED case, as a 1x1 convolution: q = {64,
+  // -127, 32} at scale 2/127, weights {1, 2, 3} at 0.5: 0.25 - 94/127.
+  OpModel m;
+  const int x = m.Input(DT::kFloat32, {1, 1, 1, 3});
+  const int w = QConst<int8_t>(m, {1, 1, 1, 3}, {1, 2, 3}, {0.5f}, {0});
+  const int b = m.Constant<float>({1}, {0.25f});
+  const int y = m.Output(DT::kFloat32, {1, 1, 1, 1});
+  ir::Conv2DOptions o;
+  o.padding = ir::Padding::kValid;
+  o.stride_h = o.stride_w = 1;
+  m.Op(ir::OpKind::kConv2D, {x, w, b}, {y}, o);
+  const auto got =
+      RunValues<float>(m, {MakeTensor<float>({1, 1, 1, 3}, {1.f, -2.f, 0.5f})});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_NEAR(got[0], 0.25f - 94.0f / 127.0f, 1e-6f);
+}
+
+TEST(IntegerConvTest, HybridDepthwiseAsymmetricPerChannel) {
+  // Input {0, 2}: asymmetric scale 2/255, zero point -128: q = {-128, 127}.
+  // Channel 0: 4 * (-128 + 128) = 0. Channel 1: -2 * (127 + 128) = -510,
+  // times 0.25 * 2/255 = -1 (exactly 2 * -0.5).
+  OpModel m;
+  const int x = m.Input(DT::kFloat32, {1, 1, 1, 2});
+  const int w =
+      QConst<int8_t>(m, {1, 1, 1, 2}, {4, -2}, {0.5f, 0.25f}, {0, 0}, 3);
+  const int y = m.Output(DT::kFloat32, {1, 1, 1, 2});
+  ir::DepthwiseConv2DOptions o;
+  o.padding = ir::Padding::kValid;
+  o.stride_h = o.stride_w = 1;
+  o.depth_multiplier = 1;
+  m.Op(ir::OpKind::kDepthwiseConv2D, {x, w, -1}, {y}, o);
+  const auto got =
+      RunValues<float>(m, {MakeTensor<float>({1, 1, 1, 2}, {0.f, 2.f})});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], 0.0f);
+  EXPECT_NEAR(got[1], -1.0f, 1e-6f);
+}
+
 // --------------------------------------------------------- TRANSPOSE_CONV
 
 TEST(IntegerConvTest, TransposeConvInt8HandDerived) {

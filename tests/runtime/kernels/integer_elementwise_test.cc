@@ -392,5 +392,37 @@ TEST(IntegerElementwiseTest, ConcatenationInt16Axis0) {
             (std::vector<int16_t>{1, -2, 300, 400, -500, 600}));
 }
 
+// ------------------------------------------------ data movement (shape_ops)
+
+TEST(IntegerElementwiseTest, PadFillsInt8WithTheZeroPoint) {
+  // Quantized PAD is served by the shape_ops kernel (bytes) and must pad
+  // with the output zero point (real 0.0), here -5.
+  OpModel m;
+  const int x = QInput(m, DT::kInt8, {1, 2}, 0.5f, -5);
+  const int pads = m.Constant<int32_t>({2, 2}, {0, 0, 1, 2});
+  const int y = QOutput(m, DT::kInt8, {1, 5}, 0.5f, -5);
+  m.Op(ir::OpKind::kPad, {x, pads}, {y});
+  EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 2}, {7, 9})}),
+            (std::vector<int8_t>{-5, 7, 9, -5, -5}));
+}
+
+TEST(IntegerElementwiseTest, ReshapeAndStridedSliceMoveInt8Bytes) {
+  OpModel m;
+  const int x = QInput(m, DT::kInt8, {2, 3}, 0.5f, 1);
+  const int shape = m.Constant<int32_t>({1}, {6});
+  const int flat = m.Tensor(DT::kInt8, {6});
+  SetQuant(m, flat, {0.5f}, {1});
+  m.Op(ir::OpKind::kReshape, {x, shape}, {flat});
+  const int begin = m.Constant<int32_t>({1}, {1});
+  const int end = m.Constant<int32_t>({1}, {6});
+  const int strides = m.Constant<int32_t>({1}, {2});
+  const int y = QOutput(m, DT::kInt8, {3}, 0.5f, 1);
+  m.Op(ir::OpKind::kStridedSlice, {flat, begin, end, strides}, {y},
+       ir::StridedSliceOptions{});
+  EXPECT_EQ(RunValues<int8_t>(
+                m, {MakeTensor<int8_t>({2, 3}, {-1, -2, -3, -4, -5, -6})}),
+            (std::vector<int8_t>{-2, -4, -6}));
+}
+
 }  // namespace
 }  // namespace qforge::testing::integer_test

@@ -9,6 +9,8 @@
 // threads, and (int8 classifiers) produce outputs inside the type range.
 // Models needing kernels outside the integer family's scope (LSTM, SVDF,
 // int16 BATCH_MATMUL, RSQRT) are listed, not failed.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <set>
@@ -94,6 +96,107 @@ std::string RunModel(const std::string& path) {
     }
   }
   return "";
+}
+
+// Runs the float model and its quantized twin (same weights) on the same
+// real-valued inputs, uniform in [lo, hi]; returns the largest difference
+// between the float outputs and the twin's dequantized outputs, or -1 on
+// error.
+double TwinDifference(const std::string& float_path,
+                      const std::string& quant_path, float lo, float hi) {
+  absl::StatusOr<ir::Model> fm = formats::ReadTfliteFile(float_path);
+  absl::StatusOr<ir::Model> qm = formats::ReadTfliteFile(quant_path);
+  if (!fm.ok() || !qm.ok()) return -1;
+  std::vector<ir::HostTensor> f_in = MakeInputs(*fm, 7);
+  for (ir::HostTensor& t : f_in) {
+    for (float& v : t.Flat<float>()) v = lo + (hi - lo) * v;
+  }
+  std::vector<ir::HostTensor> q_in;
+  const ir::Subgraph& qsg = qm->subgraphs[0];
+  for (size_t i = 0; i < qsg.inputs.size(); ++i) {
+    const ir::Tensor& t = qsg.tensors[static_cast<size_t>(qsg.inputs[i])];
+    ir::HostTensor h(t.type, f_in[i].shape());
+    const auto fv = f_in[i].Flat<float>();
+    for (size_t k = 0; k < fv.size(); ++k) {
+      if (t.type == ir::DataType::kFloat32) {
+        h.Flat<float>()[k] = fv[k];
+        continue;
+      }
+      const double q = std::round(fv[k] / t.quantization->scale[0]) +
+                       static_cast<double>(t.quantization->zero_point[0]);
+      if (t.type == ir::DataType::kInt8) {
+        h.Flat<int8_t>()[k] =
+            static_cast<int8_t>(std::max(-128.0, std::min(127.0, q)));
+      } else {
+        h.Flat<uint8_t>()[k] =
+            static_cast<uint8_t>(std::max(0.0, std::min(255.0, q)));
+      }
+    }
+    q_in.push_back(std::move(h));
+  }
+  auto fi = runtime::Interpreter::Create(*fm, {});
+  auto qi = runtime::Interpreter::Create(*qm, {});
+  if (!fi.ok() || !qi.ok() || !(*fi)->Run(f_in).ok() ||
+      !(*qi)->Run(q_in).ok()) {
+    return -1;
+  }
+  const ir::HostTensor fo = (*fi)->OutputHost(0);
+  const ir::HostTensor qo = (*qi)->OutputHost(0);
+  const ir::Tensor& qt = qsg.tensors[static_cast<size_t>(qsg.outputs[0])];
+  double worst = 0;
+  for (int64_t k = 0; k < fo.NumElements(); ++k) {
+    const size_t i = static_cast<size_t>(k);
+    double q = 0;
+    switch (qo.type()) {
+      case ir::DataType::kFloat32:
+        q = qo.Flat<float>()[i];
+        break;
+      case ir::DataType::kInt8:
+        q = (qo.Flat<int8_t>()[i] - qt.quantization->zero_point[0]) *
+            double{qt.quantization->scale[0]};
+        break;
+      case ir::DataType::kUInt8:
+        q = (qo.Flat<uint8_t>()[i] - qt.quantization->zero_point[0]) *
+            double{qt.quantization->scale[0]};
+        break;
+      default:
+        return -1;
+    }
+    worst = std::max(worst, std::abs(q - fo.Flat<float>()[i]));
+  }
+  return worst;
+}
+
+TEST(IntegerModelsTest, QuantizedTwinsAgreeWithFloatModels) {
+  const std::string corpus = testing::CorpusDir();
+  if (corpus.empty()) GTEST_SKIP() << "shared corpus absent (../shared/corpus)";
+  struct Pair {
+    const char* float_model;
+    const char* quant_model;
+    float lo, hi;  // input range (from the twins' input quantization)
+    double bound;  // on |float - dequantized| of output 0
+  };
+  // Classifier outputs are probabilities; the autoencoder reconstructs
+  // log-mel values of magnitude ~10-80. Uniform-noise inputs are far from
+  // the calibration data (ResNet), so the bounds only catch gross errors.
+  const Pair pairs[] = {
+      {"models/mlperf-tiny/vww_96_float.tflite",
+       "twins/mlperf-tiny/vww_96_int8.tflite", 0, 1, 0.1},
+      {"models/mlperf-tiny/pretrainedResnet.tflite",
+       "twins/mlperf-tiny/pretrainedResnet_quant.tflite", 0, 255, 0.35},
+      {"models/mlperf-tiny/model_ToyCar.tflite",
+       "twins/mlperf-tiny/model_ToyCar_quant_fullint.tflite", -80, 10, 8.0},
+      {"models/mlperf-tiny/model_ToyCar.tflite",
+       "twins/mlperf-tiny/model_ToyCar_quant.tflite", -80, 10, 3.0},
+  };
+  for (const Pair& p : pairs) {
+    const double d = TwinDifference(corpus + "/" + p.float_model,
+                                    corpus + "/" + p.quant_model, p.lo, p.hi);
+    std::printf("%s vs float: max |difference| %.4f (bound %.2f)\n",
+                p.quant_model, d, p.bound);
+    EXPECT_GE(d, 0) << p.quant_model << " did not run";
+    EXPECT_LE(d, p.bound) << p.quant_model;
+  }
 }
 
 TEST(IntegerModelsTest, BundledVww96Int8) {

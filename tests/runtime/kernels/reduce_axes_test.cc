@@ -46,7 +46,10 @@ absl::StatusOr<ir::HostTensor> RunReduce(
   const int y = m.Output(type, out_shape);
   m.Op(kind, {x, a}, {y}, ir::ReducerOptions{keep_dims});
   std::vector<int64_t> shape(in_shape.begin(), in_shape.end());
-  auto out = m.Run({MakeTensor<T>(shape, in)}, threads);
+  // MakeTensor would memcpy from the null data() of an empty vector.
+  auto out = m.Run(
+      {in.empty() ? ir::HostTensor(type, shape) : MakeTensor<T>(shape, in)},
+      threads);
   if (!out.ok()) return out.status();
   return (*out)[0];
 }
