@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "quantizer/graph_edit.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -50,6 +51,37 @@ ir::Quantization PerTensor(const numerics::QuantParams& p) {
   q.scale = {p.scale};
   q.zero_point = {p.zero_point};
   return q;
+}
+
+QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
+                                       const std::vector<int32_t>& shape,
+                                       int axis) {
+  const int rank = static_cast<int>(shape.size());
+  if (axis >= rank) axis = -1;
+  const int64_t channels = axis < 0 ? 1 : shape[axis];
+  int64_t inner = 1;
+  for (int d = axis + 1; axis >= 0 && d < rank; ++d) inner *= shape[d];
+  auto channel = [&](size_t i) {
+    return axis < 0 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
+  };
+  std::vector<float> absmax(channels, 0.0f);
+  for (size_t i = 0; i < values.size(); ++i) {
+    absmax[channel(i)] = std::max(absmax[channel(i)], std::fabs(values[i]));
+  }
+  QuantizedWeights out;
+  out.scales.resize(channels);
+  for (int64_t c = 0; c < channels; ++c) {
+    out.scales[c] = numerics::ChooseSymmetric(absmax[c], 127).scale;
+  }
+  out.data.resize(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    out.data[i] = static_cast<int8_t>(numerics::QuantizeValue(
+        values[i], {out.scales[channel(i)], 0}, -127, 127));
+  }
+  out.quantization.scale = out.scales;
+  out.quantization.zero_point.assign(channels, 0);
+  out.quantization.quantized_dimension = axis < 0 ? 0 : axis;
+  return out;
 }
 
 ir::Operator MakeOp(ir::OpKind kind, std::vector<int32_t> inputs,

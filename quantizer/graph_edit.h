@@ -44,6 +44,17 @@ int32_t AddTensorLike(ir::Subgraph& sg, const ir::Tensor& like,
 
 ir::Quantization PerTensor(const numerics::QuantParams& p);
 
+// Symmetric int8 weights in [-127, 127], one scale per slice along `axis`
+// of `shape` (-1: one scale for the tensor). All-zero channels get scale 1.
+struct QuantizedWeights {
+  std::vector<float> scales;
+  std::vector<int8_t> data;
+  ir::Quantization quantization;  // scales, zero points 0, the axis
+};
+QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
+                                       const std::vector<int32_t>& shape,
+                                       int axis);
+
 ir::Operator MakeOp(ir::OpKind kind, std::vector<int32_t> inputs,
                     std::vector<int32_t> outputs);
 

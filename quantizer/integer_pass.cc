@@ -158,37 +158,12 @@ absl::StatusOr<std::vector<float>> IntegerPass::QuantizeWeight(ir::Operator& op,
   const ir::Tensor& src = sg_.tensors[t];
   const std::vector<float> values = FloatValues(model_, src);
   RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
-  const int rank = static_cast<int>(src.shape.size());
-  if (axis >= rank) axis = -1;
-  const int64_t channels = axis < 0 ? 1 : src.shape[axis];
-  int64_t inner = 1;
-  for (int d = axis + 1; d < rank && axis >= 0; ++d) inner *= src.shape[d];
-  std::vector<float> absmax(channels, 0.0f);
-  for (size_t i = 0; i < values.size(); ++i) {
-    const int64_t c =
-        axis < 0 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
-    absmax[c] = std::max(absmax[c], std::fabs(values[i]));
-  }
-  std::vector<float> scales(channels);
-  for (int64_t c = 0; c < channels; ++c) {
-    scales[c] = numerics::ChooseSymmetric(absmax[c], 127).scale;
-  }
-  std::vector<int8_t> data(values.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    const int64_t c =
-        axis < 0 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
-    data[i] = static_cast<int8_t>(
-        numerics::QuantizeValue(values[i], {scales[c], 0}, -127, 127));
-  }
+  QuantizedWeights w = QuantizeSymmetricInt8(values, src.shape, axis);
   const int32_t q = AddTensorLike(sg_, src, ir::DataType::kInt8, "_quantized");
-  sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
-  ir::Quantization quant;
-  quant.scale = scales;
-  quant.zero_point.assign(channels, 0);
-  quant.quantized_dimension = axis < 0 ? 0 : axis;
-  sg_.tensors[q].quantization = quant;
+  sg_.tensors[q].buffer = AddTypedBuffer(model_, w.data);
+  sg_.tensors[q].quantization = std::move(w.quantization);
   op.inputs[k] = q;
-  return scales;
+  return w.scales;
 }
 
 absl::Status IntegerPass::QuantizeBias(

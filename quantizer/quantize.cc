@@ -165,8 +165,7 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       break;
     }
     case Scheme::kDynamic:
-      RETURN_IF_ERROR(
-          DynamicRangePass(result.model, options, excluded, result));
+      RETURN_IF_ERROR(DynamicRangePass(result.model, excluded, result));
       break;
     case Scheme::kFloat16:
       RETURN_IF_ERROR(Float16Pass(result.model, excluded, result));

@@ -32,7 +32,7 @@ std::optional<HybridWeight> HybridWeightOf(ir::OpKind kind) {
 
 }  // namespace
 
-absl::Status DynamicRangePass(ir::Model& model, const QuantizeOptions& options,
+absl::Status DynamicRangePass(ir::Model& model,
                               const std::vector<bool>& excluded,
                               QuantizeResult& result) {
   ir::Subgraph& sg = model.subgraphs[0];
@@ -59,36 +59,11 @@ absl::Status DynamicRangePass(ir::Model& model, const QuantizeOptions& options,
     const std::vector<float> values = FloatValues(model, src);
     RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
     int axis = hw->axis;
-    if (op.kind == ir::OpKind::kFullyConnected && !options.fc_per_tensor)
-      axis = -1;
-    const int64_t channels = axis < 0 ? 1 : src.shape[axis];
-    int64_t inner = 1;
-    for (size_t d = axis + 1; axis >= 0 && d < src.shape.size(); ++d)
-      inner *= src.shape[d];
-    std::vector<float> absmax(channels, 0.0f);
-    for (size_t k = 0; k < values.size(); ++k) {
-      const int64_t c =
-          axis < 0 ? 0 : (static_cast<int64_t>(k) / inner) % channels;
-      absmax[c] = std::max(absmax[c], std::fabs(values[k]));
-    }
-    std::vector<float> scales(channels);
-    for (int64_t c = 0; c < channels; ++c) {
-      scales[c] = numerics::ChooseSymmetric(absmax[c], 127).scale;
-    }
-    std::vector<int8_t> data(values.size());
-    for (size_t k = 0; k < values.size(); ++k) {
-      const int64_t c =
-          axis < 0 ? 0 : (static_cast<int64_t>(k) / inner) % channels;
-      data[k] = static_cast<int8_t>(
-          numerics::QuantizeValue(values[k], {scales[c], 0}, -127, 127));
-    }
+    if (op.kind == ir::OpKind::kFullyConnected) axis = -1;
+    QuantizedWeights qw = QuantizeSymmetricInt8(values, src.shape, axis);
     const int32_t q = AddTensorLike(sg, src, ir::DataType::kInt8, "_quantized");
-    sg.tensors[q].buffer = AddTypedBuffer(model, data);
-    ir::Quantization quant;
-    quant.scale = scales;
-    quant.zero_point.assign(channels, 0);
-    quant.quantized_dimension = axis < 0 ? 0 : axis;
-    sg.tensors[q].quantization = quant;
+    sg.tensors[q].buffer = AddTypedBuffer(model, qw.data);
+    sg.tensors[q].quantization = std::move(qw.quantization);
     op.inputs[hw->input] = q;
     // Hybrid FULLY_CONNECTED quantizes its input per row, asymmetrically.
     if (auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {

@@ -13,7 +13,7 @@
 
 namespace qforge::quantizer {
 
-absl::Status DynamicRangePass(ir::Model& model, const QuantizeOptions& options,
+absl::Status DynamicRangePass(ir::Model& model,
                               const std::vector<bool>& excluded,
                               QuantizeResult& result);
 

@@ -97,7 +97,13 @@ const KernelDef* FindKernel(const ir::Model& model, const ir::Subgraph& sg,
           ? (in != nullptr && IsQuantizedInt(*in) &&
              !(in->buffer != 0 && in->buffer < model.buffers.size() &&
                !model.buffers[in->buffer].data.empty()))
-          : (out != nullptr && IsQuantizedInt(*out));
+          : (out != nullptr &&
+             (IsQuantizedInt(*out) ||
+              // QUANTIZE may requantize into a scaled int32 tensor.
+              (op.kind == ir::OpKind::kQuantize &&
+               out->type == ir::DataType::kInt32 &&
+               out->quantization.has_value() &&
+               out->quantization->HasScale())));
   if (integer) {
     if (const KernelDef* k = FindIntegerKernel(op.kind)) return k;
   }
