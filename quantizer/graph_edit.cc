@@ -55,7 +55,8 @@ ir::Quantization PerTensor(const numerics::QuantParams& p) {
 
 QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
                                        const std::vector<int32_t>& shape,
-                                       int axis) {
+                                       int axis,
+                                       const std::vector<float>& min_scales) {
   const int rank = static_cast<int>(shape.size());
   if (axis >= rank) axis = -1;
   const int64_t channels = axis < 0 ? 1 : shape[axis];
@@ -72,6 +73,13 @@ QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
   out.scales.resize(channels);
   for (int64_t c = 0; c < channels; ++c) {
     out.scales[c] = numerics::ChooseSymmetric(absmax[c], 127).scale;
+    if (static_cast<size_t>(c) < min_scales.size() && absmax[c] > 0.0f) {
+      out.scales[c] = std::max(out.scales[c], min_scales[c]);
+    } else if (static_cast<size_t>(c) < min_scales.size() &&
+               min_scales[c] > 0.0f) {
+      // All-zero weights: any scale works; take the one the bias fits.
+      out.scales[c] = min_scales[c];
+    }
   }
   out.data.resize(values.size());
   for (size_t i = 0; i < values.size(); ++i) {

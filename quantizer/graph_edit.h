@@ -51,9 +51,12 @@ struct QuantizedWeights {
   std::vector<int8_t> data;
   ir::Quantization quantization;  // scales, zero points 0, the axis
 };
-QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
-                                       const std::vector<int32_t>& shape,
-                                       int axis);
+// `min_scales` (empty, or one per channel) floors the scales: a channel
+// whose weights are (near) zero still needs a scale large enough for its
+// bias to fit in int32 once divided by input_scale x weight_scale.
+QuantizedWeights QuantizeSymmetricInt8(
+    const std::vector<float>& values, const std::vector<int32_t>& shape,
+    int axis, const std::vector<float>& min_scales = {});
 
 ir::Operator MakeOp(ir::OpKind kind, std::vector<int32_t> inputs,
                     std::vector<int32_t> outputs);

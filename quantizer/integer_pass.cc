@@ -151,14 +151,37 @@ int32_t IntegerPass::Dequantized(int32_t t, std::vector<ir::Operator>& ops) {
   return f;
 }
 
-absl::StatusOr<std::vector<float>> IntegerPass::QuantizeWeight(ir::Operator& op,
-                                                               size_t k,
-                                                               int axis) {
+std::vector<float> IntegerPass::BiasScaleFloors(const ir::Operator& op,
+                                                size_t bias_index,
+                                                float input_scale,
+                                                int64_t channels) const {
+  if (bias_index >= op.inputs.size() || op.inputs[bias_index] < 0) return {};
+  const ir::Tensor& bias = sg_.tensors[op.inputs[bias_index]];
+  if (!IsConstant(model_, bias) || bias.type != ir::DataType::kFloat32) {
+    return {};
+  }
+  const std::vector<float> b = FloatValues(model_, bias);
+  if (static_cast<int64_t>(b.size()) != channels) return {};
+  constexpr double kBiasLimit = 1073741824.0;  // 2^30, as TFLite
+  std::vector<float> floors(channels, 0.0f);
+  for (int64_t c = 0; c < channels; ++c) {
+    if (std::isfinite(b[c])) {
+      floors[c] = static_cast<float>(
+          std::fabs(b[c]) / (static_cast<double>(input_scale) * kBiasLimit));
+    }
+  }
+  return floors;
+}
+
+absl::StatusOr<std::vector<float>> IntegerPass::QuantizeWeight(
+    ir::Operator& op, size_t k, int axis,
+    const std::vector<float>& min_scales) {
   const int32_t t = op.inputs[k];
   const ir::Tensor& src = sg_.tensors[t];
   const std::vector<float> values = FloatValues(model_, src);
   RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
-  QuantizedWeights w = QuantizeSymmetricInt8(values, src.shape, axis);
+  QuantizedWeights w =
+      QuantizeSymmetricInt8(values, src.shape, axis, min_scales);
   const int32_t q = AddTensorLike(sg_, src, ir::DataType::kInt8, "_quantized");
   sg_.tensors[q].buffer = AddTypedBuffer(model_, w.data);
   sg_.tensors[q].quantization = std::move(w.quantization);
@@ -262,7 +285,16 @@ absl::Status IntegerPass::QuantizeOp(ir::Operator op, const OpQuantSpec& spec,
             (op.kind == ir::OpKind::kFullyConnected && options_.fc_per_tensor)
                 ? -1
                 : spec.weight_axis;
-        ASSIGN_OR_RETURN(weight_scales, QuantizeWeight(op, k, axis));
+        // The bias (input 2 of conv-like ops) may force larger scales.
+        const ir::Tensor& wt = sg_.tensors[op.inputs[k]];
+        const int64_t channels =
+            axis >= 0 && axis < static_cast<int>(wt.shape.size())
+                ? wt.shape[axis]
+                : 1;
+        const std::vector<float> floors =
+            axis >= 0 ? BiasScaleFloors(op, k + 1, input_scale, channels)
+                      : std::vector<float>{};
+        ASSIGN_OR_RETURN(weight_scales, QuantizeWeight(op, k, axis, floors));
         break;
       }
       case Role::kBias:

@@ -44,8 +44,13 @@ class IntegerPass {
   int32_t Dequantized(int32_t t, std::vector<ir::Operator>& ops);
   int32_t QuantizedConstant(int32_t t, const numerics::QuantParams& p);
   // Replaces input k by its per-channel int8 version; returns the scales.
-  absl::StatusOr<std::vector<float>> QuantizeWeight(ir::Operator& op, size_t k,
-                                                    int axis);
+  absl::StatusOr<std::vector<float>> QuantizeWeight(
+      ir::Operator& op, size_t k, int axis,
+      const std::vector<float>& min_scales);
+  // Per-channel weight-scale floors that keep the bias within +/-2^30
+  // (TFLite's AdjustWeightsForBiasScale); empty when there is no bias.
+  std::vector<float> BiasScaleFloors(const ir::Operator& op, size_t bias_index,
+                                     float input_scale, int64_t channels) const;
   absl::Status QuantizeBias(ir::Operator& op, size_t k, float input_scale,
                             const std::vector<float>& weight_scales);
 

@@ -83,13 +83,15 @@ TEST(QuantizeTest, Int8ConvSoftmax) {
   EXPECT_FLOAT_EQ(xq.quantization->scale[0], 0.01f);
   EXPECT_EQ(xq.quantization->zero_point[0], -128);
   // Weights per output channel (axis 0): |max| 2, 0.5, 0 -> 2/127,
-  // 0.5/127 and (all-zero channel) 1.
+  // 0.5/127; the all-zero channel takes the smallest scale its bias (2.0)
+  // fits with, 2.0 / (0.01 * 2^30), as TFLite's AdjustWeightsForBiasScale.
   const ir::Tensor& wq = sg.tensors[sg.operators[1].inputs[1]];
   EXPECT_EQ(wq.type, DataType::kInt8);
   ASSERT_EQ(wq.quantization->scale.size(), 3u);
   EXPECT_FLOAT_EQ(wq.quantization->scale[0], 2.0f / 127);
   EXPECT_FLOAT_EQ(wq.quantization->scale[1], 0.5f / 127);
-  EXPECT_FLOAT_EQ(wq.quantization->scale[2], 1.0f);
+  EXPECT_FLOAT_EQ(wq.quantization->scale[2],
+                  static_cast<float>(2.0 / (0.01f * 1073741824.0)));
   EXPECT_EQ(wq.quantization->quantized_dimension, 0);
   const auto& wdata = r->model.buffers[wq.buffer].data;
   const auto* w8 = reinterpret_cast<const int8_t*>(wdata.data());
