@@ -8,6 +8,10 @@ bash scripts/build.sh release
 out=$(mktemp -d)
 set -x
 build/cmd/qforge inspect testdata/models/conv_fc_mnist.tflite
-build/cmd/qforge copy testdata/models/conv_fc_mnist.tflite -o "$out/conv_fc_mnist_copy.tflite"
+build/cmd/qforge calibrate testdata/models/conv_fc_mnist.tflite \
+  --data 'testdata/mnist/*.png' --scale 0.003921569 -o "$out/stats.json"
+build/cmd/qforge quantize testdata/models/conv_fc_mnist.tflite \
+  --stats "$out/stats.json" -o "$out/conv_fc_mnist_int8.tflite"
+build/cmd/qforge inspect "$out/conv_fc_mnist_int8.tflite"
 { set +x; } 2>/dev/null
 echo "quickstart: ok (outputs in $out)"

@@ -4,8 +4,8 @@
 #ifndef QFORGE_RUNTIME_KERNELS_FAMILIES_H_
 #define QFORGE_RUNTIME_KERNELS_FAMILIES_H_
 
-#include "runtime/kernels/conv.h"
 #include "runtime/kernels/control_flow.h"
+#include "runtime/kernels/conv.h"
 #include "runtime/kernels/elementwise.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/reduce.h"
