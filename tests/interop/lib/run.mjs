@@ -165,7 +165,14 @@ async function attempt(fb, bytes, runtime, opts) {
       perSample.push(outs);
     }
     const runMs = performance.now() - tRun;
-    const describe = (o, j, extra) => ({ name: session.outputs[j].name, dtype: o.dtype, shape: o.shape, bytes: o.bytes, tensor_index: outMeta[j].tensor_index, quantization: outMeta[j].quantization, ...extra });
+    // An output that is also a model input (a pass-through): LiteRT.js hands
+    // back a buffer it never writes (it holds a heap address), so its values
+    // are not the model's; callers compare such outputs by dtype and shape only.
+    const aliased = (j) => {
+      const k = inMeta.findIndex((m) => m.tensor_index !== null && m.tensor_index === outMeta[j].tensor_index && m.subgraph === outMeta[j].subgraph);
+      return k >= 0 ? { aliases_input: k } : {};
+    };
+    const describe = (o, j, extra) => ({ name: session.outputs[j].name, dtype: o.dtype, shape: o.shape, bytes: o.bytes, tensor_index: outMeta[j].tensor_index, quantization: outMeta[j].quantization, ...aliased(j), ...extra });
     // stack: false keeps the samples apart (their output shapes may differ):
     // outputs = sample 0's outputs, then sample 1's, ...
     const outputs = opts.samples && opts.stack === false ? perSample.flatMap((outs, k) => outs.map((o, j) => describe(o, j, { sample: k }))) : perSample[0].map((o, j) => {

@@ -27,7 +27,7 @@ parentPort.on('message', async (job) => {
       stack: false, // a draw's output shapes may differ from another's
       poison: job.poison,
     });
-    const strip = (t) => ({ name: t.name, dtype: t.dtype, shape: t.shape, bytes: t.bytes, quantization: t.quantization, sample: t.sample });
+    const strip = (t) => ({ name: t.name, dtype: t.dtype, shape: t.shape, bytes: t.bytes, quantization: t.quantization, sample: t.sample, aliases_input: t.aliases_input });
     reply = { id: job.id, ok: true, draws, runtime: res.runtime, runtime_label: res.runtime_label, fallback: res.fallback, inputs: res.inputs.map(strip), outputs: res.outputs.map(strip), ms: res.ms };
   } catch (e) {
     reply = { id: job.id, ok: false, kind: e instanceof RunError ? e.kind : 'internal', error: String(e.message ?? e) };
