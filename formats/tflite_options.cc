@@ -180,6 +180,23 @@ ir::Options DecodeBuiltinOptions(const tflite::BuiltinOptionsUnion& u) {
                                      o.asymmetric_quantize_inputs,
                                      o.diagonal_recurrent_tensors};
     }
+    case BuiltinOptions::BuiltinOptions_LSTMOptions: {
+      const auto& o = As<tflite::LSTMOptionsT>(u);
+      return ir::LstmOptions{Act(o.fused_activation_function), o.cell_clip,
+                             o.proj_clip, static_cast<int8_t>(o.kernel_type),
+                             o.asymmetric_quantize_inputs};
+    }
+    case BuiltinOptions::BuiltinOptions_Conv3DOptions: {
+      const auto& o = As<tflite::Conv3DOptionsT>(u);
+      return ir::Conv3DOptions{Pad(o.padding),
+                               o.stride_d,
+                               o.stride_w,
+                               o.stride_h,
+                               Act(o.fused_activation_function),
+                               o.dilation_d_factor,
+                               o.dilation_w_factor,
+                               o.dilation_h_factor};
+    }
     case BuiltinOptions::BuiltinOptions_MirrorPadOptions:
       return ir::MirrorPadOptions{
           static_cast<int8_t>(As<tflite::MirrorPadOptionsT>(u).mode)};
@@ -435,6 +452,27 @@ struct Encoder {
     t.time_major = o.time_major;
     t.asymmetric_quantize_inputs = o.asymmetric_quantize_inputs;
     t.diagonal_recurrent_tensors = o.diagonal_recurrent_tensors;
+    return Union(std::move(t));
+  }
+  tflite::BuiltinOptionsUnion operator()(const ir::LstmOptions& o) const {
+    tflite::LSTMOptionsT t;
+    t.fused_activation_function = Act(o.activation);
+    t.cell_clip = o.cell_clip;
+    t.proj_clip = o.proj_clip;
+    t.kernel_type = static_cast<tflite::LSTMKernelType>(o.kernel_type);
+    t.asymmetric_quantize_inputs = o.asymmetric_quantize_inputs;
+    return Union(std::move(t));
+  }
+  tflite::BuiltinOptionsUnion operator()(const ir::Conv3DOptions& o) const {
+    tflite::Conv3DOptionsT t;
+    t.padding = Pad(o.padding);
+    t.stride_d = o.stride_d;
+    t.stride_w = o.stride_w;
+    t.stride_h = o.stride_h;
+    t.fused_activation_function = Act(o.activation);
+    t.dilation_d_factor = o.dilation_d;
+    t.dilation_w_factor = o.dilation_w;
+    t.dilation_h_factor = o.dilation_h;
     return Union(std::move(t));
   }
   tflite::BuiltinOptionsUnion operator()(const ir::MirrorPadOptions& o) const {

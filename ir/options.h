@@ -154,6 +154,20 @@ struct SequenceLstmOptions {
   bool asymmetric_quantize_inputs = false;
   bool diagonal_recurrent_tensors = false;
 };
+// LSTM (the op without a time axis). kernel_type: 0 FULL, 1 BASIC.
+struct LstmOptions {
+  Activation activation = Activation::kNone;
+  float cell_clip = 0.0f, proj_clip = 0.0f;
+  int8_t kernel_type = 0;
+  bool asymmetric_quantize_inputs = false;
+};
+// CONV_3D (and CONV_3D_TRANSPOSE, which shares the table).
+struct Conv3DOptions {
+  Padding padding = Padding::kSame;
+  int32_t stride_d = 0, stride_w = 0, stride_h = 0;
+  Activation activation = Activation::kNone;
+  int32_t dilation_d = 1, dilation_w = 1, dilation_h = 1;
+};
 struct MirrorPadOptions {
   int8_t mode = 0;  // 0 REFLECT, 1 SYMMETRIC
 };
@@ -184,7 +198,8 @@ using Options = std::variant<
     BatchMatMulOptions, PackOptions, UnpackOptions, TransposeConvOptions,
     LeakyReluOptions, SqueezeOptions, BlockSizeOptions, OutputTypeOptions,
     SplitOptions, SequenceLstmOptions, MirrorPadOptions, GeluOptions,
-    WhileOptions, IfOptions, CallOnceOptions, VarHandleOptions>;
+    WhileOptions, IfOptions, CallOnceOptions, VarHandleOptions, LstmOptions,
+    Conv3DOptions>;
 
 // The options of type T, or T's defaults when the op carries none (TFLite
 // does the same). Returns defaults too when the op carries another type; the

@@ -172,6 +172,13 @@ std::optional<OpQuantSpec> GetOpQuantSpec(ir::OpKind kind) {
     case K::kVarHandle:
     case K::kReadVariable:
     case K::kAssignVariable:
+    case K::kLstm:
+    case K::kStablehloComposite:
+    case K::kScatterNd:
+    case K::kDynamicUpdateSlice:
+    case K::kEmbeddingLookup:
+    case K::kAtan2:
+    case K::kConv3D:
     case K::kOtherBuiltin:
     case K::kCustom:
       return std::nullopt;

@@ -5,12 +5,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "runtime/kernel.h"
+#include "runtime/kernels/control_flow.h"
 #include "runtime/memory_plan.h"
 
 namespace qforge::runtime {
@@ -156,6 +158,11 @@ void Interpreter::Impl::MarkReachable(int index) {
       MarkReachable(f->else_subgraph);
     } else if (const auto* c = std::get_if<ir::CallOnceOptions>(&op.options)) {
       MarkReachable(c->init_subgraph);
+    } else if (op.kind == ir::OpKind::kStablehloComposite) {
+      const std::optional<int32_t> d = CompositeDecompositionSubgraph(op);
+      // Out-of-range indices fail in the kernel's prepare.
+      if (d.has_value() && *d >= 0 && static_cast<size_t>(*d) < execs_.size())
+        MarkReachable(*d);
     }
   }
 }

@@ -2,8 +2,9 @@
 //
 // Kernel family: control_flow (prepare/eval functions listed in
 // control_flow.def).
-//   control_flow_subgraph.cc:  WHILE, IF, CALL_ONCE (run other subgraphs
-//                              through OpContext::InvokeSubgraph)
+//   control_flow_subgraph.cc:  WHILE, IF, CALL_ONCE, STABLEHLO_COMPOSITE (run
+//                              other subgraphs through
+//                              OpContext::InvokeSubgraph)
 //   control_flow_variables.cc: VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE
 //
 // Resource variables live in the interpreter's per-run resource map
@@ -12,6 +13,9 @@
 // variables, and runs CALL_ONCE's subgraph once, per interpreter.)
 #ifndef QFORGE_RUNTIME_KERNELS_CONTROL_FLOW_H_
 #define QFORGE_RUNTIME_KERNELS_CONTROL_FLOW_H_
+
+#include <cstdint>
+#include <optional>
 
 #include "runtime/kernel.h"
 
@@ -26,6 +30,12 @@ absl::Status EvalIf(OpContext& ctx);
 // Runs the init subgraph the first time it is reached in a run.
 absl::Status PrepareCallOnce(OpContext& ctx);
 absl::Status EvalCallOnce(OpContext& ctx);
+// outputs = decomposition subgraph(inputs).
+absl::Status PrepareStablehloComposite(OpContext& ctx);
+absl::Status EvalStablehloComposite(OpContext& ctx);
+// The decomposition subgraph a STABLEHLO_COMPOSITE op names in its
+// builtin_options_2; nullopt when the table is absent or malformed.
+std::optional<int32_t> CompositeDecompositionSubgraph(const ir::Operator& op);
 
 // A resource tensor holds one int32 resource id per element, as in TFLite.
 absl::Status PrepareVarHandle(OpContext& ctx);

@@ -1,9 +1,9 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// WHILE, IF and CALL_ONCE, as TFLite's kernels/while.cc, if.cc and
-// call_once.cc, on top of OpContext::InvokeSubgraph (which copies the given
-// tensors into the subgraph's inputs, runs it, and copies its outputs back,
-// resizing them).
+// WHILE, IF, CALL_ONCE and STABLEHLO_COMPOSITE, as TFLite's kernels/while.cc,
+// if.cc, call_once.cc and stablehlo_composite.cc, on top of
+// OpContext::InvokeSubgraph (which copies the given tensors into the subgraph's
+// inputs, runs it, and copies its outputs back, resizing them).
 //  - WHILE: outputs start as copies of the inputs; then, while the cond
 //    subgraph (same inputs, one bool output of one element) says true, the
 //    body subgraph maps the outputs to new values. Loop variables may change
@@ -12,16 +12,22 @@
 //    else subgraph, whose outputs become the op's outputs.
 //  - CALL_ONCE: runs its init subgraph (no inputs, no outputs) the first
 //    time it is reached in a run (see control_flow.h).
+//  - STABLEHLO_COMPOSITE: runs its decomposition subgraph (index in the
+//    op's builtin_options_2, a StableHLOCompositeOptions table) on its
+//    inputs, like a call; the composite's name and attributes are only
+//    hints for runtimes with a fused kernel, and are not read.
 // Subgraph calls nest at most kMaxDepth deep, so a file whose subgraphs
 // call each other in a cycle fails instead of overflowing the stack.
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "flatbuffers/flatbuffers.h"
 #include "runtime/kernels/control_flow.h"
 
 namespace qforge::runtime {
@@ -167,10 +173,30 @@ absl::Status EvalWhile(OpContext& ctx) {
 
 namespace {
 
-struct IfState : KernelState {
-  std::vector<RtTensor*> inputs;   // the op's inputs after the condition
+// IF and STABLEHLO_COMPOSITE: what a subgraph call passes.
+struct CallState : KernelState {
+  int32_t subgraph = 0;            // COMPOSITE: the decomposition
+  std::vector<RtTensor*> inputs;   // the op's inputs from `first` on
   std::vector<RtTensor*> outputs;  // the op's outputs
 };
+
+// A CallState over the op's inputs from `first` on (all present) and all of
+// its outputs, installed as the op's state.
+absl::Status MakeCallState(OpContext& ctx, int first, int32_t subgraph) {
+  auto state = std::make_unique<CallState>();
+  state->subgraph = subgraph;
+  for (int i = first; i < ctx.num_inputs(); ++i) {
+    if (ctx.input(i) == nullptr) {
+      return ctx.Error(absl::StrCat("input ", i, " is missing"));
+    }
+    state->inputs.push_back(ctx.input(i));
+  }
+  for (int i = 0; i < ctx.num_outputs(); ++i) {
+    state->outputs.push_back(ctx.output(i));
+  }
+  ctx.set_state(std::move(state));
+  return absl::OkStatus();
+}
 
 }  // namespace
 
@@ -185,24 +211,13 @@ absl::Status PrepareIf(OpContext& ctx) {
         "condition '", cond->name(), "' is ", ir::DataTypeName(cond->type),
         DimsString(cond->shape), "; it must be one bool"));
   }
-  auto state = std::make_unique<IfState>();
-  for (int i = 1; i < ctx.num_inputs(); ++i) {
-    if (ctx.input(i) == nullptr) {
-      return ctx.Error(absl::StrCat("input ", i, " is missing"));
-    }
-    state->inputs.push_back(ctx.input(i));
-  }
-  for (int i = 0; i < ctx.num_outputs(); ++i) {
-    state->outputs.push_back(ctx.output(i));
-  }
-  ctx.set_state(std::move(state));
   // Output shapes are those of the branch taken; eval sets them.
-  return absl::OkStatus();
+  return MakeCallState(ctx, 1, 0);
 }
 
 absl::Status EvalIf(OpContext& ctx) {
   const auto opts = ir::OptionsOr<ir::IfOptions>(ctx.op().options);
-  const IfState* s = ctx.state<IfState>();
+  const CallState* s = ctx.state<CallState>();
   if (s == nullptr) return ctx.Error("eval before prepare");
   const bool cond = *ctx.input(0)->Data<bool>();
   return Invoke(ctx, cond ? opts.then_subgraph : opts.else_subgraph, s->inputs,
@@ -240,6 +255,49 @@ absl::Status EvalCallOnce(OpContext& ctx) {
   *ctx.Resource(CallOnceKey(opts.init_subgraph)) =
       ir::HostTensor(ir::DataType::kBool, {});
   return absl::OkStatus();
+}
+
+// --------------------------------------------------------- STABLEHLO_COMPOSITE
+
+std::optional<int32_t> CompositeDecompositionSubgraph(const ir::Operator& op) {
+  const std::vector<uint8_t>& bytes = op.options2.bytes;
+  // StableHLOCompositeOptions is member 21 of the BuiltinOptions2 union;
+  // decomposition_subgraph_index is its field 1 (vtable offset 6).
+  constexpr uint8_t kCompositeOptions = 21;
+  constexpr flatbuffers::voffset_t kIndexField = 6;
+  if (op.options2.type != kCompositeOptions || bytes.empty()) {
+    return std::nullopt;
+  }
+  if (bytes.size() < sizeof(flatbuffers::uoffset_t) ||
+      flatbuffers::ReadScalar<flatbuffers::uoffset_t>(bytes.data()) >=
+          bytes.size()) {
+    return std::nullopt;
+  }
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+  const auto* table = flatbuffers::GetRoot<flatbuffers::Table>(bytes.data());
+  if (!table->VerifyTableStart(verifier) ||
+      !table->VerifyField<int32_t>(verifier, kIndexField, 4)) {
+    return std::nullopt;
+  }
+  return table->GetField<int32_t>(kIndexField, 0);
+}
+
+absl::Status PrepareStablehloComposite(OpContext& ctx) {
+  const std::optional<int32_t> index = CompositeDecompositionSubgraph(ctx.op());
+  if (!index.has_value()) {
+    return ctx.Error(
+        "builtin_options_2 is not a readable StableHLOCompositeOptions table "
+        "(no decomposition subgraph)");
+  }
+  RETURN_IF_ERROR(CheckSubgraphIndex(ctx, *index, "decomposition"));
+  // Output shapes are the decomposition's; eval sets them.
+  return MakeCallState(ctx, 0, *index);
+}
+
+absl::Status EvalStablehloComposite(OpContext& ctx) {
+  const CallState* s = ctx.state<CallState>();
+  if (s == nullptr) return ctx.Error("eval before prepare");
+  return Invoke(ctx, s->subgraph, s->inputs, s->outputs);
 }
 
 }  // namespace qforge::runtime

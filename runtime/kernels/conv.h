@@ -29,6 +29,9 @@ absl::Status PrepareAveragePool2D(OpContext& ctx);
 absl::Status EvalAveragePool2D(OpContext& ctx);
 absl::Status PrepareMaxPool2D(OpContext& ctx);
 absl::Status EvalMaxPool2D(OpContext& ctx);
+// conv_conv3d.cc: CONV_3D, direct loops (NDHWC input, DHWIO filter).
+absl::Status PrepareConv3D(OpContext& ctx);
+absl::Status EvalConv3D(OpContext& ctx);
 
 }  // namespace qforge::runtime
 

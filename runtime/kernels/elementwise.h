@@ -39,6 +39,8 @@ absl::Status EvalMinimum(OpContext& ctx);
 // Other binary maths with broadcasting.
 absl::Status PreparePow(OpContext& ctx);
 absl::Status EvalPow(OpContext& ctx);
+absl::Status PrepareAtan2(OpContext& ctx);
+absl::Status EvalAtan2(OpContext& ctx);
 absl::Status PrepareSquaredDifference(OpContext& ctx);
 absl::Status EvalSquaredDifference(OpContext& ctx);
 absl::Status PrepareFloorDivMod(OpContext& ctx);

@@ -14,6 +14,8 @@
 //    r = fmod(a, b) (or a % b); r + b when r != 0 and r, b differ in sign.
 //    Integer zero divisors are an error; a float one gives NaN.
 //  - PRELU: x >= 0 ? x : x * alpha, alpha broadcast against x.
+//  - ATAN2: atan2(y = input 0, x = input 1), float32 (TFLite requires equal
+//    shapes; broadcasting is a superset).
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -115,6 +117,15 @@ absl::Status EvalPow(OpContext& ctx) {
     }
   }
   RunBinary<int32_t>(ctx, IntPow);
+  return absl::OkStatus();
+}
+
+absl::Status PrepareAtan2(OpContext& ctx) {
+  return PrepareTyped(ctx, {ir::DataType::kFloat32});
+}
+
+absl::Status EvalAtan2(OpContext& ctx) {
+  RunBinary<float>(ctx, [](float y, float x) { return std::atan2(y, x); });
   return absl::OkStatus();
 }
 

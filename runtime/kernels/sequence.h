@@ -1,7 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Kernel family: sequence (prepare/eval functions listed in sequence.def).
-//   sequence_lstm.cc: UNIDIRECTIONAL_SEQUENCE_LSTM (float32)
+//   sequence_lstm.cc: UNIDIRECTIONAL_SEQUENCE_LSTM and LSTM (float32)
 #ifndef QFORGE_RUNTIME_KERNELS_SEQUENCE_H_
 #define QFORGE_RUNTIME_KERNELS_SEQUENCE_H_
 
@@ -13,7 +13,11 @@ namespace qforge::runtime {
 // ([time, batch, input] when time_major); output_state (input 18) and
 // cell_state (input 19) are variable tensors the kernel updates in place.
 absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx);
-absl::Status EvalUnidirectionalSequenceLstm(OpContext& ctx);
+// LSTM, full kernel type: the same cell over one step, input [B, I],
+// output [B, O]; the same inputs 1-23. (The BASIC kernel type is refused.)
+absl::Status PrepareLstm(OpContext& ctx);
+// Eval of both.
+absl::Status EvalLstmFloat(OpContext& ctx);
 
 }  // namespace qforge::runtime
 

@@ -1,10 +1,15 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// UNIDIRECTIONAL_SEQUENCE_LSTM, float path of TFLite's
-// kernels/unidirectional_sequence_lstm.cc + lstm_eval.cc (LstmStepFloat).
+// Float LSTMs: UNIDIRECTIONAL_SEQUENCE_LSTM and LSTM (full kernel), the float
+// path of TFLite's kernels/unidirectional_sequence_lstm.cc, lstm.cc and
+// lstm_eval.cc (EvalFloat / LstmStepFloat). Both ops share one prepare
+// (weight checks, scratch) and one eval; they differ only in the input
+// layout: the sequence op reads [B,T,I] ([T,B,I] when time_major), LSTM reads
+// one step [B,I] and writes [B,O] (TFLite runs it as EvalFloat with
+// max_time 1).
 //
 // Inputs (TFLite's lstm::full indices; * = optional, -1 in the file):
-//   0 input [B,T,I] ([T,B,I] when time_major)
+//   0 input [B,T,I] ([T,B,I] when time_major; LSTM: [B,I])
 //   1* input_to_input  2 input_to_forget  3 input_to_cell  4 input_to_output
 //      weights [N,I]; no input gate weights (1, 5) = CIFG: i = 1 - f
 //   5* recurrent_to_input  6 .._forget  7 .._cell  8 .._output  [N,O]
@@ -14,7 +19,7 @@
 //  16* projection_weights [O,N]  17* projection_bias [O]
 //  18 output_state (variable, B*O values)  19 cell_state (variable, B*N)
 //  20-23* layer-norm coefficients (input, forget, cell, output) [N]
-// Output 0: [B,T,O] ([T,B,O] when time_major).
+// Output 0: [B,T,O] ([T,B,O] when time_major; LSTM: [B,O]).
 //
 // One step, per batch row b (x = input row, h = output state, c = cell):
 //   pre_g = bias_g + W_g x + R_g h (+ p_g .* c for i, f)   (layer norm:
@@ -269,18 +274,20 @@ void Project(const StepArgs& a, int64_t k0, int64_t k1) {
   }
 }
 
-}  // namespace
+// What the two ops' prepares differ in: the options and the input layout.
+struct LstmLayout {
+  ir::Activation activation = ir::Activation::kTanh;
+  float cell_clip = 0.f, proj_clip = 0.f;
+  bool time_major = false;
+  int64_t max_time = 0, n_batch = 0, n_input = 0;
+  Dims output_shape;  // its last dim is set to the output size here
+};
 
-absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx) {
-  const int n_in = ctx.num_inputs();
-  if ((n_in != 20 && n_in != 24) || ctx.num_outputs() != 1) {
-    return ctx.Error(absl::StrCat("takes 20 or 24 inputs and 1 output; got ",
-                                  n_in, " and ", ctx.num_outputs()));
-  }
-  const auto opts = ir::OptionsOr<ir::SequenceLstmOptions>(ctx.op().options);
-  if (opts.diagonal_recurrent_tensors) {
-    return ctx.Unsupported("diagonal_recurrent_tensors is not implemented");
-  }
+// The layout's options part from either op's options (same field names),
+// after checking the clips and that input 0 is float32 of rank `rank`.
+template <typename Options>
+absl::Status StartLayout(const OpContext& ctx, const Options& opts, int rank,
+                         LstmLayout* layout) {
   if (!(opts.cell_clip >= 0.f) || !(opts.proj_clip >= 0.f)) {
     return ctx.Error(absl::StrCat("cell_clip (", opts.cell_clip,
                                   ") and proj_clip (", opts.proj_clip,
@@ -293,10 +300,24 @@ absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx) {
                                         ir::DataTypeName(input->type),
                                         "; this kernel takes float32"));
   }
-  if (input->rank() != 3) {
+  if (input->rank() != rank) {
     return ctx.Error(absl::StrCat("input '", input->name(), "' has shape ",
                                   DimsString(input->shape),
-                                  "; it must have rank 3"));
+                                  "; it must have rank ", rank));
+  }
+  layout->activation = opts.activation;
+  layout->cell_clip = opts.cell_clip;
+  layout->proj_clip = opts.proj_clip;
+  layout->output_shape = input->shape;
+  return absl::OkStatus();
+}
+
+// Shared prepare: weights, states, scratch, task split, output shape.
+absl::Status PrepareLstmCell(OpContext& ctx, const LstmLayout& layout) {
+  const int n_in = ctx.num_inputs();
+  if ((n_in != 20 && n_in != 24) || ctx.num_outputs() != 1) {
+    return ctx.Error(absl::StrCat("takes 20 or 24 inputs and 1 output; got ",
+                                  n_in, " and ", ctx.num_outputs()));
   }
   const RtTensor* w_io = ctx.input(kInputToOutput);
   const RtTensor* r_o = ctx.input(kRecurrentToOutput);
@@ -308,15 +329,15 @@ absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx) {
   }
   auto state = std::make_unique<LstmState>();
   LstmState& s = *state;
-  s.time_major = opts.time_major;
-  s.max_time = s.time_major ? input->dim(0) : input->dim(1);
-  s.n_batch = s.time_major ? input->dim(1) : input->dim(0);
-  s.n_input = input->dim(2);
+  s.time_major = layout.time_major;
+  s.max_time = layout.max_time;
+  s.n_batch = layout.n_batch;
+  s.n_input = layout.n_input;
   s.n_cell = w_io->dim(0);
   s.n_output = r_o->dim(1);
-  s.activation = opts.activation;
-  s.cell_clip = opts.cell_clip;
-  s.proj_clip = opts.proj_clip;
+  s.activation = layout.activation;
+  s.cell_clip = layout.cell_clip;
+  s.proj_clip = layout.proj_clip;
   const int64_t N = s.n_cell, I = s.n_input, O = s.n_output;
 
   s.use_cifg = ctx.input(kInputToInput) == nullptr;
@@ -437,14 +458,48 @@ absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx) {
   s.outputs_per_task = std::max<int64_t>(1, kWorkPerTask / per_output);
   s.output_tasks =
       O == 0 ? 0 : (O + s.outputs_per_task - 1) / s.outputs_per_task;
-  Dims out_shape = input->shape;
-  out_shape[2] = O;
+  Dims out_shape = layout.output_shape;
+  out_shape.back() = O;
   ctx.SetOutputShape(0, std::move(out_shape));
   ctx.set_state(std::move(state));
   return absl::OkStatus();
 }
 
-absl::Status EvalUnidirectionalSequenceLstm(OpContext& ctx) {
+}  // namespace
+
+absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx) {
+  const auto opts = ir::OptionsOr<ir::SequenceLstmOptions>(ctx.op().options);
+  if (opts.diagonal_recurrent_tensors) {
+    return ctx.Unsupported("diagonal_recurrent_tensors is not implemented");
+  }
+  LstmLayout layout;
+  RETURN_IF_ERROR(StartLayout(ctx, opts, 3, &layout));
+  const RtTensor& input = *ctx.input(kInput);
+  layout.time_major = opts.time_major;
+  layout.max_time = opts.time_major ? input.dim(0) : input.dim(1);
+  layout.n_batch = opts.time_major ? input.dim(1) : input.dim(0);
+  layout.n_input = input.dim(2);
+  return PrepareLstmCell(ctx, layout);
+}
+
+absl::Status PrepareLstm(OpContext& ctx) {
+  const auto opts = ir::OptionsOr<ir::LstmOptions>(ctx.op().options);
+  if (opts.kernel_type != 0) {
+    return ctx.Unsupported(
+        "the BASIC kernel type (4 outputs) is not implemented; only FULL");
+  }
+  LstmLayout layout;
+  RETURN_IF_ERROR(StartLayout(ctx, opts, 2, &layout));
+  const RtTensor& input = *ctx.input(kInput);
+  // One time step; with max_time 1 both layouts index rows the same way.
+  layout.time_major = true;
+  layout.max_time = 1;
+  layout.n_batch = input.dim(0);
+  layout.n_input = input.dim(1);
+  return PrepareLstmCell(ctx, layout);
+}
+
+absl::Status EvalLstmFloat(OpContext& ctx) {
   LstmState* s = ctx.state<LstmState>();
   if (s == nullptr) return ctx.Error("eval before prepare");
   StepArgs a;

@@ -4,7 +4,8 @@
 // Data movement and shape arithmetic: RESHAPE, SQUEEZE, EXPAND_DIMS, SHAPE,
 // BROADCAST_ARGS, TRANSPOSE, REVERSE_V2, TILE, BROADCAST_TO, CONCATENATION,
 // PACK, UNPACK, SPLIT, SPLIT_V, SLICE, STRIDED_SLICE, PAD, PADV2, MIRROR_PAD,
-// GATHER, GATHER_ND, RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR, DEPTH_TO_SPACE,
+// GATHER, GATHER_ND, SCATTER_ND, DYNAMIC_UPDATE_SLICE, EMBEDDING_LOOKUP,
+// RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR, DEPTH_TO_SPACE,
 // SPACE_TO_DEPTH, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, DENSIFY.
 //
 // Every op that only moves elements works for any fixed-size element type of
@@ -80,6 +81,13 @@ absl::Status EvalGather(OpContext& ctx);
 absl::Status PrepareGatherNd(OpContext& ctx);
 absl::Status EvalGatherNd(OpContext& ctx);
 
+// shape_ops_scatter.cc
+absl::Status PrepareScatterNd(OpContext& ctx);
+absl::Status EvalScatterNd(OpContext& ctx);
+absl::Status PrepareDynamicUpdateSlice(OpContext& ctx);
+absl::Status EvalDynamicUpdateSlice(OpContext& ctx);
+absl::Status PrepareEmbeddingLookup(OpContext& ctx);
+absl::Status EvalEmbeddingLookup(OpContext& ctx);
 // shape_ops_resize.cc
 absl::Status PrepareResize(OpContext& ctx);
 absl::Status EvalResizeBilinear(OpContext& ctx);
@@ -128,6 +136,8 @@ absl::Status ExpectIndexType(const OpContext& ctx, int i,
 absl::Status ReadInts(const OpContext& ctx, int i, absl::string_view what,
                       IntValues* out);
 
+// Element k of an int16, int32 or int64 tensor (whose data is available).
+int64_t IndexAt(const RtTensor& t, int64_t k);
 // Reads input i as one integer (a scalar or a 1-element tensor).
 absl::Status ReadScalarInt(const OpContext& ctx, int i, absl::string_view what,
                            int64_t* out);

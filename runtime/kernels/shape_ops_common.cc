@@ -96,6 +96,26 @@ absl::Status ReadScalarInt(const OpContext& ctx, int i, absl::string_view what,
   return absl::OkStatus();
 }
 
+int64_t IndexAt(const RtTensor& t, int64_t k) {
+  switch (t.type) {
+    case ir::DataType::kInt16: {
+      int16_t v;
+      std::memcpy(&v, t.data + k * 2, 2);
+      return v;
+    }
+    case ir::DataType::kInt32: {
+      int32_t v;
+      std::memcpy(&v, t.data + k * 4, 4);
+      return v;
+    }
+    default: {
+      int64_t v;
+      std::memcpy(&v, t.data + k * 8, 8);
+      return v;
+    }
+  }
+}
+
 bool ValuesKnownOrDefer(OpContext& ctx, std::initializer_list<int> inputs) {
   for (int i : inputs) {
     if (ctx.input(i) != nullptr && !ctx.InputValueKnown(i)) {

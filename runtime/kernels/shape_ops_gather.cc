@@ -24,26 +24,6 @@ absl::Status CheckIndices(const OpContext& ctx, int i) {
   return absl::OkStatus();
 }
 
-int64_t IndexAt(const RtTensor& t, int64_t k) {
-  switch (t.type) {
-    case ir::DataType::kInt16: {
-      int16_t v;
-      std::memcpy(&v, t.data + k * 2, 2);
-      return v;
-    }
-    case ir::DataType::kInt32: {
-      int32_t v;
-      std::memcpy(&v, t.data + k * 4, 4);
-      return v;
-    }
-    default: {
-      int64_t v;
-      std::memcpy(&v, t.data + k * 8, 8);
-      return v;
-    }
-  }
-}
-
 int64_t Product(const Dims& shape, int begin, int end) {
   int64_t n = 1;
   for (int d = begin; d < end; ++d) n *= shape[static_cast<size_t>(d)];
@@ -118,7 +98,7 @@ absl::Status EvalGather(OpContext& ctx) {
   // Check every index first: no read ever leaves the input.
   const int64_t num_indices = pos->NumElements();
   for (int64_t k = 0; k < num_indices; ++k) {
-    const int64_t idx = IndexAt(*pos, k);
+    const int64_t idx = shape_ops::IndexAt(*pos, k);
     if (idx < 0 || idx >= axis_size) {
       return ctx.Error(absl::StrCat(
           "index ", idx, " (entry ", k, " of indices '", pos->name(),
@@ -133,7 +113,7 @@ absl::Status EvalGather(OpContext& ctx) {
       const uint8_t* src =
           in->data + static_cast<size_t>((b * outer + o) * axis_size) * block;
       for (int64_t c = 0; c < coords; ++c) {
-        const int64_t idx = IndexAt(*pos, b * coords + c);
+        const int64_t idx = shape_ops::IndexAt(*pos, b * coords + c);
         std::memcpy(out, src + static_cast<size_t>(idx) * block, block);
         out += block;
       }
@@ -199,7 +179,7 @@ absl::Status EvalGatherNd(OpContext& ctx) {
   for (int64_t s = 0; s < slices; ++s) {
     int64_t from = 0;
     for (int j = 0; j < nd; ++j) {
-      const int64_t v = IndexAt(*idx, s * nd + j);
+      const int64_t v = shape_ops::IndexAt(*idx, s * nd + j);
       if (v < 0 || v >= params->dim(j)) {
         return ctx.Error(absl::StrCat(
             "index ", v, " (entry ", s * nd + j, " of indices '", idx->name(),
