@@ -84,6 +84,7 @@ bool IsQuantizedInt(const ir::Tensor& t) {
 
 const KernelDef* FindKernel(const ir::Model& model, const ir::Subgraph& sg,
                             const ir::Operator& op) {
+  if (op.kind == ir::OpKind::kCustom) return FindCustomKernel(op.custom_code);
   auto tensor = [&](int32_t i) -> const ir::Tensor* {
     return i >= 0 && static_cast<size_t>(i) < sg.tensors.size() ? &sg.tensors[i]
                                                                 : nullptr;

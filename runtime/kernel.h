@@ -147,6 +147,8 @@ const KernelDef* FindFloatKernel(ir::OpKind kind);
 const KernelDef* FindIntegerKernel(ir::OpKind kind);
 // The hybrid kernel (float activations, quantized int8 constant weights).
 const KernelDef* FindHybridKernel(ir::OpKind kind);
+// The kernel of a custom op (by its custom code); nullptr when there is none.
+const KernelDef* FindCustomKernel(absl::string_view custom_code);
 
 // Which table serves `op`: integer when its first output (or, for
 // DEQUANTIZE, its input) is a quantized integer tensor; hybrid when it

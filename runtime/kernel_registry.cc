@@ -82,6 +82,24 @@ const KernelDef* FindHybridKernel(ir::OpKind kind) {
   return table[static_cast<size_t>(kind)];
 }
 
+// Custom ops TFLite ships with its builtin kernels, by custom code.
+struct CustomRow {
+  const char* code;
+  KernelDef def;
+};
+#define QF_CUSTOM_KERNEL(code, prepare, eval) {code, {&prepare, &eval}},
+const CustomRow kCustomRows[] = {
+#include "runtime/kernels/custom.def"
+};
+#undef QF_CUSTOM_KERNEL
+
+const KernelDef* FindCustomKernel(absl::string_view custom_code) {
+  for (const CustomRow& row : kCustomRows) {
+    if (custom_code == row.code) return &row.def;
+  }
+  return nullptr;
+}
+
 // For the registry test: how many rows name each kind.
 std::array<int, kNumKinds> KernelRowCounts() {
   std::array<int, kNumKinds> counts{};

@@ -6,6 +6,7 @@
 
 #include "runtime/kernels/control_flow.h"
 #include "runtime/kernels/conv.h"
+#include "runtime/kernels/custom.h"
 #include "runtime/kernels/elementwise.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/reduce.h"
