@@ -25,6 +25,24 @@ std::vector<Bin> ClippedBins(const TensorStats& s) {
   return bins;
 }
 
+// ClippedBins without the bin of exact zeros (and denormal-tiny values).
+// Zero is always exactly representable (every range contains it and the
+// zero point is an integer), so zeros cost nothing whatever the range; left
+// in, the zero spike of every ReLU output dominates the error measures of
+// the clipping methods (KL: the spike smeared over its quantization group;
+// MSE: rounding error charged to values that have none) and drives them to
+// clip most of the real distribution away.
+std::vector<Bin> NonZeroBins(const TensorStats& s) {
+  std::vector<Bin> bins = ClippedBins(s);
+  const BucketRange zero = RangeOf(0);
+  bins.erase(std::remove_if(bins.begin(), bins.end(),
+                            [&](const Bin& b) {
+                              return b.lo >= -zero.hi && b.hi <= zero.hi;
+                            }),
+             bins.end());
+  return bins;
+}
+
 // The value below which a fraction q of the mass lies, interpolating
 // linearly inside a bin.
 double Quantile(const std::vector<Bin>& bins, double total, double q) {
@@ -83,7 +101,8 @@ double QuantizationMse(const std::vector<Bin>& bins, double lo, double hi,
 }
 
 Range MseRange(const TensorStats& s, int num_bits) {
-  const std::vector<Bin> bins = ClippedBins(s);
+  const std::vector<Bin> bins = NonZeroBins(s);
+  if (bins.empty()) return Range{s.min, s.max};
   const int levels = 1 << num_bits;
   const double mn = std::min(0.0, static_cast<double>(s.min));
   const double mx = std::max(0.0, static_cast<double>(s.max));
@@ -111,7 +130,9 @@ Range KlRange(const TensorStats& s, int num_bits) {
   if (absmax <= 0.0) return Range{s.min, s.max};
   const double width = absmax / kBins;
   std::vector<double> hist(kBins, 0.0);
-  for (const Bin& b : ClippedBins(s)) {
+  double nonzero_mass = 0.0;
+  for (const Bin& b : NonZeroBins(s)) {
+    nonzero_mass += static_cast<double>(b.count);
     // |x| interval of the bin, spread uniformly over the linear bins.
     double a = std::fabs(b.lo), z = std::fabs(b.hi);
     if (b.lo < 0 && b.hi > 0) {
@@ -133,6 +154,7 @@ Range KlRange(const TensorStats& s, int num_bits) {
       if (hi > lo) hist[i] += c * (hi - lo) / (z - a);
     }
   }
+  if (nonzero_mass <= 0.0) return Range{s.min, s.max};
   const bool two_sided = s.min < 0 && s.max > 0;
   const int levels = two_sided ? (1 << (num_bits - 1)) : (1 << num_bits);
   double best_kl = std::numeric_limits<double>::infinity();
@@ -143,7 +165,8 @@ Range KlRange(const TensorStats& s, int num_bits) {
     for (int k = i; k < kBins; ++k) outliers += hist[k];
     p[i - 1] += outliers;
     // Q: the first i bins merged into `levels` groups, each group's mass
-    // spread over its non-empty bins.
+    // spread over the bins where P is non-zero (TensorRT's rule: P's last
+    // bin, which holds the clipped outliers, always gets its share).
     std::vector<double> q(i, 0.0);
     const double per = static_cast<double>(i) / levels;
     for (int g = 0; g < levels; ++g) {
@@ -154,10 +177,10 @@ Range KlRange(const TensorStats& s, int num_bits) {
       int nonzero = 0;
       for (int k = start; k < end; ++k) {
         mass += hist[k];
-        nonzero += hist[k] > 0;
+        nonzero += p[k] > 0;
       }
       for (int k = start; k < end; ++k) {
-        if (hist[k] > 0) q[k] = mass / nonzero;
+        if (p[k] > 0) q[k] = mass / nonzero;
       }
     }
     double psum = 0.0, qsum = 0.0;

@@ -40,12 +40,9 @@ absl::StatusOr<ir::DataType> ParseIoType(const std::string& flag,
   if (text == "float32") return ir::DataType::kFloat32;
   if (text == "int8") return ir::DataType::kInt8;
   if (text == "int16") return ir::DataType::kInt16;
-  if (text == "uint8") {
-    return absl::UnimplementedError(
-        absl::StrCat(flag, " uint8: not supported yet (use int8 or float32)"));
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat(flag, " ", text, ": expected float32, int8 or int16"));
+  if (text == "uint8") return ir::DataType::kUInt8;
+  return absl::InvalidArgumentError(absl::StrCat(
+      flag, " ", text, ": expected float32, int8, uint8 or int16"));
 }
 
 absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
@@ -63,6 +60,9 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   options.fc_per_tensor = args.fc_per_tensor;
   ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ReadFileBytes(args.model));
   ASSIGN_OR_RETURN(ir::Model model, formats::ParseTflite(bytes, args.model));
+  if (absl::Status s = quantizer::CheckFloatModel(model); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(args.model, ": ", s.message()));
+  }
   const bool needs_stats = options.scheme == quantizer::Scheme::kInt8 ||
                            options.scheme == quantizer::Scheme::kInt16x8;
   std::optional<calibration::StatsFile> stats;
@@ -142,8 +142,9 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "Range method: minmax|percentile:P|kl|mse (default minmax)");
   sub->add_option("--scheme", args->scheme,
                   "int8|int16x8|dynamic|float16 (default int8)");
-  sub->add_option("--input-type", args->input_type, "float32|int8|int16");
-  sub->add_option("--output-type", args->output_type, "float32|int8|int16");
+  sub->add_option("--input-type", args->input_type, "float32|int8|uint8|int16");
+  sub->add_option("--output-type", args->output_type,
+                  "float32|int8|uint8|int16");
   sub->add_option(
       "--exclude-op", args->exclude,
       "Keep ops float: op index, op type, output tensor name, re:REGEX");

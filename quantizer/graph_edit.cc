@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "runtime/interpreter.h"
 
 namespace qforge::quantizer {
 
@@ -102,6 +105,31 @@ ir::Operator MakeOp(ir::OpKind kind, std::vector<int32_t> inputs,
   op.inputs = std::move(inputs);
   op.outputs = std::move(outputs);
   return op;
+}
+
+absl::StatusOr<std::vector<uint8_t>> DensifiedBytes(const ir::Model& m,
+                                                    const ir::Tensor& sparse) {
+  // A one-op model: the sparse constant through DENSIFY.
+  ir::Model mini;
+  mini.buffers.resize(2);
+  mini.buffers[1].data = m.buffers[sparse.buffer].data;
+  ir::Subgraph sg;
+  ir::Tensor in = sparse;
+  in.buffer = 1;
+  ir::Tensor out = sparse;
+  out.sparsity.reset();
+  out.buffer = 0;
+  out.name += "_dense";
+  sg.tensors = {std::move(in), std::move(out)};
+  sg.outputs = {1};
+  sg.operators.push_back(MakeOp(ir::OpKind::kDensify, {0}, {1}));
+  mini.subgraphs.push_back(std::move(sg));
+  runtime::InterpreterOptions options;
+  options.threads = 1;
+  ASSIGN_OR_RETURN(std::unique_ptr<runtime::Interpreter> interpreter,
+                   runtime::Interpreter::Create(mini, options));
+  RETURN_IF_ERROR(interpreter->Run({}));
+  return interpreter->OutputHost(0).bytes();
 }
 
 }  // namespace qforge::quantizer

@@ -58,6 +58,11 @@ QuantizedWeights QuantizeSymmetricInt8(
     const std::vector<float>& values, const std::vector<int32_t>& shape,
     int axis, const std::vector<float>& min_scales = {});
 
+// The dense bytes of a sparse constant (TFLite SparsityParameters), decoded
+// by qforge's DENSIFY kernel: same type, the tensor's full shape.
+absl::StatusOr<std::vector<uint8_t>> DensifiedBytes(const ir::Model& m,
+                                                    const ir::Tensor& sparse);
+
 ir::Operator MakeOp(ir::OpKind kind, std::vector<int32_t> inputs,
                     std::vector<int32_t> outputs);
 

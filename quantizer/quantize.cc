@@ -25,16 +25,30 @@ bool IsQuantizedTensor(const ir::Tensor& t) {
          t.quantization.has_value() && t.quantization->HasScale();
 }
 
-// float16 constants behind DEQUANTIZE become float32 constants, so that the
-// weights are quantized from their values (TFLite folds them the same way).
-void FoldFloat16Dequantize(ir::Model& model) {
+// Weights stored compressed become plain float32 constants, so that they
+// are quantized from their values (TFLite folds them the same way): sparse
+// constants behind DENSIFY are decoded, float16 constants behind DEQUANTIZE
+// widened. Ops are visited in order, so a DENSIFY -> DEQUANTIZE chain of
+// sparse float16 weights folds completely. Not used by the float16 scheme,
+// which keeps compressed weights as they are.
+absl::Status FoldCompressedWeights(ir::Model& model) {
   for (ir::Subgraph& sg : model.subgraphs) {
     std::vector<ir::Operator> kept;
     for (ir::Operator& op : sg.operators) {
-      if (op.kind == ir::OpKind::kDequantize && op.inputs.size() == 1 &&
-          op.outputs.size() == 1 && op.inputs[0] >= 0) {
+      if (op.inputs.size() == 1 && op.outputs.size() == 1 &&
+          op.inputs[0] >= 0) {
         const ir::Tensor& in = sg.tensors[op.inputs[0]];
-        if (in.type == ir::DataType::kFloat16 && IsConstant(model, in)) {
+        ir::Tensor& out = sg.tensors[op.outputs[0]];
+        const bool constant = IsConstant(model, in);
+        if (op.kind == ir::OpKind::kDensify && constant &&
+            in.sparsity.has_value() && !out.sparsity.has_value()) {
+          ASSIGN_OR_RETURN(std::vector<uint8_t> dense,
+                           DensifiedBytes(model, in));
+          out.buffer = AddBuffer(model, std::move(dense));
+          continue;  // the op is gone
+        }
+        if (op.kind == ir::OpKind::kDequantize && constant &&
+            in.type == ir::DataType::kFloat16 && !in.sparsity.has_value()) {
           const std::vector<uint8_t>& bytes = model.buffers[in.buffer].data;
           std::vector<float> values(bytes.size() / 2);
           for (size_t i = 0; i < values.size(); ++i) {
@@ -42,15 +56,15 @@ void FoldFloat16Dequantize(ir::Model& model) {
             std::memcpy(&h, bytes.data() + 2 * i, 2);
             values[i] = runtime::HalfToFloat(h);
           }
-          ir::Tensor& out = sg.tensors[op.outputs[0]];
           out.buffer = AddTypedBuffer(model, values);
-          continue;  // the op is gone
+          continue;
         }
       }
       kept.push_back(std::move(op));
     }
     sg.operators = std::move(kept);
   }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<bool>> Exclusions(
@@ -93,6 +107,55 @@ absl::StatusOr<std::vector<bool>> Exclusions(
   return excluded;
 }
 
+// uint8 model inputs/outputs over an int8 model, as TFLite's converter
+// writes them (inference_input_type=uint8): a QUANTIZE op requantizes
+// between the uint8 border tensor and the int8 one, same scale, zero point
+// + 128. The border tensor takes over the model's name for it (and its
+// signature entry); the int8 tensor is renamed with an "_int8" suffix.
+void AddUint8Borders(ir::Model& model, bool inputs, bool outputs) {
+  ir::Subgraph& sg = model.subgraphs[0];
+  auto border = [&](int32_t t) {
+    const int32_t u =
+        AddTensorLike(sg, sg.tensors[t], ir::DataType::kUInt8, "");
+    ir::Quantization q = *sg.tensors[t].quantization;
+    for (int64_t& z : q.zero_point) z += 128;
+    sg.tensors[u].quantization = std::move(q);
+    sg.tensors[t].name += "_int8";
+    return u;
+  };
+  auto retarget = [&](bool input, int32_t from, int32_t to) {
+    for (ir::SignatureDef& sig : model.signature_defs) {
+      if (sig.subgraph_index != 0) continue;
+      for (ir::TensorMap& m : input ? sig.inputs : sig.outputs) {
+        if (m.tensor_index == static_cast<uint32_t>(from)) m.tensor_index = to;
+      }
+    }
+  };
+  if (inputs) {
+    std::vector<ir::Operator> front;
+    for (int32_t& in : sg.inputs) {
+      if (sg.tensors[in].type != ir::DataType::kInt8 ||
+          !sg.tensors[in].quantization.has_value())
+        continue;
+      const int32_t u = border(in);
+      front.push_back(MakeOp(ir::OpKind::kQuantize, {u}, {in}));
+      retarget(true, in, u);
+      in = u;
+    }
+    sg.operators.insert(sg.operators.begin(), front.begin(), front.end());
+  }
+  if (!outputs) return;
+  for (int32_t& out : sg.outputs) {
+    if (sg.tensors[out].type != ir::DataType::kInt8 ||
+        !sg.tensors[out].quantization.has_value())
+      continue;
+    const int32_t u = border(out);
+    sg.operators.push_back(MakeOp(ir::OpKind::kQuantize, {out}, {u}));
+    retarget(false, out, u);
+    out = u;
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<Scheme> ParseScheme(const std::string& text) {
@@ -118,9 +181,7 @@ std::string SchemeName(Scheme scheme) {
   return "?";
 }
 
-absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
-                                        const calibration::StatsFile* stats,
-                                        const QuantizeOptions& options) {
+absl::Status CheckFloatModel(const ir::Model& model) {
   if (model.subgraphs.empty()) {
     return absl::InvalidArgumentError("model has no subgraph");
   }
@@ -134,6 +195,13 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       }
     }
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
+                                        const calibration::StatsFile* stats,
+                                        const QuantizeOptions& options) {
+  RETURN_IF_ERROR(CheckFloatModel(model));
   const bool integer =
       options.scheme == Scheme::kInt8 || options.scheme == Scheme::kInt16x8;
   if (integer && stats == nullptr) {
@@ -145,23 +213,35 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
                              ? ir::DataType::kInt16
                              : ir::DataType::kInt8;
   for (ir::DataType io : {options.input_type, options.output_type}) {
-    if (io != ir::DataType::kFloat32 && !(integer && io == q)) {
+    const bool uint8 = io == ir::DataType::kUInt8 && q == ir::DataType::kInt8;
+    if (io != ir::DataType::kFloat32 && !(integer && (io == q || uint8))) {
       return absl::InvalidArgumentError(absl::StrCat(
           "input/output type ", ir::DataTypeName(io),
           " does not go with scheme ", SchemeName(options.scheme),
-          " (float32, or ", ir::DataTypeName(q), " for integer schemes)"));
+          " (float32, or ",
+          q == ir::DataType::kInt8 ? "int8 or uint8" : ir::DataTypeName(q),
+          " for integer schemes)"));
     }
   }
   QuantizeResult result;
   result.model = model;
-  FoldFloat16Dequantize(result.model);
+  if (options.scheme != Scheme::kFloat16) {
+    RETURN_IF_ERROR(FoldCompressedWeights(result.model));
+  }
   ASSIGN_OR_RETURN(std::vector<bool> excluded,
                    Exclusions(result.model.subgraphs[0], options.exclude));
   switch (options.scheme) {
     case Scheme::kInt8:
     case Scheme::kInt16x8: {
-      IntegerPass pass(result.model, *stats, options, excluded, result);
+      // uint8 borders are added to an int8-bordered model.
+      QuantizeOptions pass_options = options;
+      const bool u8_in = options.input_type == ir::DataType::kUInt8;
+      const bool u8_out = options.output_type == ir::DataType::kUInt8;
+      if (u8_in) pass_options.input_type = ir::DataType::kInt8;
+      if (u8_out) pass_options.output_type = ir::DataType::kInt8;
+      IntegerPass pass(result.model, *stats, pass_options, excluded, result);
       RETURN_IF_ERROR(pass.Run());
+      if (u8_in || u8_out) AddUint8Borders(result.model, u8_in, u8_out);
       break;
     }
     case Scheme::kDynamic:

@@ -53,6 +53,11 @@ struct QuantizeResult {
   std::vector<KeptFloat> kept_float;
 };
 
+// Fails (InvalidArgument) on a model qforge cannot quantize whatever the
+// options: no subgraph, or already quantized. Quantize() checks it too; the
+// CLI calls it first, before spending time on calibration.
+absl::Status CheckFloatModel(const ir::Model& model);
+
 // `stats` is required for int8 / int16x8 and ignored by dynamic / float16.
 // Errors: InvalidArgument for NaN/Inf weights, an already quantized model,
 // missing statistics; Unimplemented (exit code 3) for --strict failures.

@@ -30,6 +30,44 @@ std::optional<HybridWeight> HybridWeightOf(ir::OpKind kind) {
   return std::nullopt;
 }
 
+std::vector<uint16_t> ToHalf(const std::vector<float>& values) {
+  std::vector<uint16_t> half(values.size());
+  for (size_t k = 0; k < values.size(); ++k)
+    half[k] = runtime::FloatToHalf(values[k]);
+  return half;
+}
+
+// A float32 sparse constant behind DENSIFY keeps its sparse format as
+// float16, as TFLite's converter writes it: sparse float16 constant ->
+// DENSIFY (float16) -> DEQUANTIZE -> the original float32 tensor. Returns
+// false (nothing done) for any other DENSIFY.
+absl::StatusOr<bool> SparseToFloat16(ir::Model& model, ir::Subgraph& sg,
+                                     ir::Operator& op,
+                                     std::vector<ir::Operator>& ops) {
+  if (op.inputs.size() != 1 || op.outputs.size() != 1 || op.inputs[0] < 0) {
+    return false;
+  }
+  const ir::Tensor src = sg.tensors[op.inputs[0]];
+  const int32_t dense = op.outputs[0];
+  if (src.type != ir::DataType::kFloat32 || !src.sparsity.has_value() ||
+      !IsConstant(model, src) ||
+      sg.tensors[dense].type != ir::DataType::kFloat32) {
+    return false;
+  }
+  const std::vector<float> values = FloatValues(model, src);  // compressed
+  RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
+  const int32_t h = AddTensorLike(sg, src, ir::DataType::kFloat16, "_fp16");
+  sg.tensors[h].sparsity = src.sparsity;
+  sg.tensors[h].buffer = AddTypedBuffer(model, ToHalf(values));
+  const int32_t dense16 =
+      AddTensorLike(sg, sg.tensors[dense], ir::DataType::kFloat16, "_fp16");
+  op.inputs[0] = h;
+  op.outputs[0] = dense16;
+  ops.push_back(std::move(op));
+  ops.push_back(MakeOp(ir::OpKind::kDequantize, {dense16}, {dense}));
+  return true;
+}
+
 }  // namespace
 
 absl::Status DynamicRangePass(ir::Model& model,
@@ -92,20 +130,26 @@ absl::Status Float16Pass(ir::Model& model, const std::vector<bool>& excluded,
   }
   for (size_t i = 0; i < sg.operators.size(); ++i) {
     ir::Operator& op = sg.operators[i];
+    if (!excluded[i] && op.kind == ir::OpKind::kDensify) {
+      ASSIGN_OR_RETURN(bool done, SparseToFloat16(model, sg, op, ops));
+      if (done) {
+        ++result.ops_quantized;
+        continue;
+      }
+    }
     bool any = false;
     for (int32_t t : op.inputs) {
       if (t < 0 || excluded[i] || consumed_by_kept[t] || converted.count(t))
         continue;
       ir::Tensor& src = sg.tensors[t];
+      // Sparse constants feed DENSIFY, handled above.
       if (src.type != ir::DataType::kFloat32 || !IsConstant(model, src) ||
-          src.NumElements().value_or(0) < 2) {
+          src.sparsity.has_value() || src.NumElements().value_or(0) < 2) {
         continue;
       }
       const std::vector<float> values = FloatValues(model, src);
       RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
-      std::vector<uint16_t> half(values.size());
-      for (size_t k = 0; k < values.size(); ++k)
-        half[k] = runtime::FloatToHalf(values[k]);
+      const std::vector<uint16_t> half = ToHalf(values);
       // The float16 constant feeds a DEQUANTIZE that recreates the float
       // tensor under its original index and name.
       const int32_t h =

@@ -124,6 +124,49 @@ TEST(RangeTest, KlClipsOutliersButNotAUniform) {
   EXPECT_GT(r.max, 2.0);
 }
 
+// A ReLU output: `zeros` exact zeros next to the given positive values.
+TensorStats WithZeros(std::vector<float> values, int zeros) {
+  values.insert(values.end(), zeros, 0.0f);
+  return FromSamples(values);
+}
+
+TEST(RangeTest, KlIgnoresTheZeroSpikeOfAReluOutput) {
+  // Zeros are exact at any range, so a ReLU of a uniform keeps (nearly) the
+  // whole range, as the uniform alone does. With the zero spike counted,
+  // TensorRT's group smearing of the spike made KL pick the smallest
+  // threshold it tries (1/8 of the maximum).
+  const TensorStats s = WithZeros(Uniform(0.0f, 4.0f, 100000, 6), 150000);
+  const Range r = ComputeRange(s, *ParseRangeMethod("kl"));
+  EXPECT_EQ(r.min, 0.0f);
+  EXPECT_GT(r.max, 3.8);
+  // Half-normal plus zeros: the same threshold as the half-normal alone.
+  std::mt19937 rng(7);
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::vector<float> h(200000);
+  for (float& x : h) x = std::fabs(g(rng));
+  const Range alone = ComputeRange(FromSamples(h), *ParseRangeMethod("kl"));
+  const Range relu =
+      ComputeRange(WithZeros(h, 300000), *ParseRangeMethod("kl"));
+  EXPECT_FLOAT_EQ(relu.max, alone.max);
+  EXPECT_GT(alone.max, 0.5 * FromSamples(h).max);
+}
+
+TEST(RangeTest, MseIgnoresTheZeroSpikeOfAReluOutput) {
+  // Zeros pay no rounding error; charging them step^2/12 made MSE shrink
+  // ReLU ranges. A ReLU of a Laplace gets the range of the Laplace's
+  // positive half alone, and a ReLU of a uniform its full range.
+  std::mt19937 rng(8);
+  std::exponential_distribution<float> expo(1.0f);
+  std::vector<float> h(200000);
+  for (float& x : h) x = expo(rng);
+  const Range alone = ComputeRange(FromSamples(h), *ParseRangeMethod("mse"));
+  const Range relu =
+      ComputeRange(WithZeros(h, 600000), *ParseRangeMethod("mse"));
+  EXPECT_FLOAT_EQ(relu.max, alone.max);
+  const TensorStats u = WithZeros(Uniform(0.0f, 1.0f, 100000, 9), 400000);
+  EXPECT_NEAR(ComputeRange(u, *ParseRangeMethod("mse")).max, 1.0, 0.02);
+}
+
 TEST(RangeTest, EmptyAndConstantStatsAreSafe) {
   TensorStats empty;
   for (const char* m : {"minmax", "percentile:99", "kl", "mse"}) {

@@ -141,6 +141,43 @@ TEST(QuantizeTest, IntegerInputAndOutputTypes) {
   EXPECT_EQ(sg.operators.size(), 2u);  // no QUANTIZE / DEQUANTIZE
 }
 
+TEST(QuantizeTest, Uint8InputAndOutputTypes) {
+  // TFLite's converter with inference_input/output_type uint8: uint8 border
+  // tensors (int8 scale, zero point + 128) requantized by QUANTIZE ops.
+  ConvModel c;
+  const calibration::StatsFile stats = c.StatsFile();
+  QuantizeOptions o;
+  o.input_type = o.output_type = DataType::kUInt8;
+  auto r = Quantize(c.m.model(), &stats, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const ir::Subgraph& sg = r->model.subgraphs[0];
+  // QUANTIZE (uint8 -> int8), CONV_2D, SOFTMAX, QUANTIZE (int8 -> uint8).
+  ASSERT_EQ(sg.operators.size(), 4u);
+  EXPECT_EQ(sg.operators[0].kind, OpKind::kQuantize);
+  EXPECT_EQ(sg.operators[3].kind, OpKind::kQuantize);
+  const ir::Tensor& in = sg.tensors[sg.inputs[0]];
+  EXPECT_EQ(in.name, "x");
+  EXPECT_EQ(in.type, DataType::kUInt8);
+  // x in [0, 2.55]: int8 scale 0.01, zero point -128 -> uint8 zero point 0.
+  EXPECT_FLOAT_EQ(in.quantization->scale[0], 0.01f);
+  EXPECT_EQ(in.quantization->zero_point[0], 0);
+  EXPECT_EQ(sg.operators[0].inputs[0], sg.inputs[0]);
+  EXPECT_EQ(sg.tensors[sg.operators[0].outputs[0]].type, DataType::kInt8);
+  EXPECT_EQ(sg.tensors[sg.operators[0].outputs[0]].quantization->zero_point[0],
+            -128);
+  // SOFTMAX output: int8 (1/256, -128) -> uint8 (1/256, 0).
+  const ir::Tensor& out = sg.tensors[sg.outputs[0]];
+  EXPECT_EQ(out.name, "z");
+  EXPECT_EQ(out.type, DataType::kUInt8);
+  EXPECT_FLOAT_EQ(out.quantization->scale[0], 1.0f / 256);
+  EXPECT_EQ(out.quantization->zero_point[0], 0);
+  EXPECT_EQ(sg.operators[3].outputs[0], sg.outputs[0]);
+  EXPECT_TRUE(ir::ValidateModel(r->model).ok());
+  // uint8 goes with int8 only.
+  o.scheme = Scheme::kInt16x8;
+  EXPECT_FALSE(Quantize(c.m.model(), &stats, o).ok());
+}
+
 TEST(QuantizeTest, NanWeightsAreRefused) {
   ConvModel c({1, NAN, 0, 0, 0, 0});
   const calibration::StatsFile stats = c.StatsFile();
