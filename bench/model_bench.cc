@@ -4,7 +4,8 @@
 // and achieved GFLOP/s at batch 1 and 8 with 1 and 2 threads, and the
 // overhead of calibration statistics collection. One JSON line per case on
 // stdout (bench/run_model_bench.sh adds LiteRT's time and the ratios).
-// Usage: model_bench MODEL [--repeat N]
+// Usage: model_bench MODEL [--repeat N] [--batch B] [--threads T]
+// (--batch/--threads: run only that case, e.g. under perf).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -45,13 +46,27 @@ double FlopsPerSample(const Model& model) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: model_bench MODEL [--repeat N]\n");
+    std::fprintf(
+        stderr,
+        "usage: model_bench MODEL [--repeat N] [--batch B] [--threads T]\n");
     return 1;
   }
   const std::string path = argv[1];
-  int repeat = 50;
-  if (argc >= 4 && std::string(argv[2]) == "--repeat")
-    repeat = std::atoi(argv[3]);
+  int repeat = 50, only_batch = 0, only_threads = 0;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const int value = std::atoi(argv[i + 1]);
+    if (flag == "--repeat") {
+      repeat = value;
+    } else if (flag == "--batch") {
+      only_batch = value;
+    } else if (flag == "--threads") {
+      only_threads = value;
+    } else {
+      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
+      return 1;
+    }
+  }
   auto model = qforge::formats::ReadTfliteFile(path);
   if (!model.ok()) {
     std::fprintf(stderr, "%s\n", std::string(model.status().message()).c_str());
@@ -61,6 +76,7 @@ int main(int argc, char** argv) {
   const auto& in = sg.tensors[sg.inputs[0]];
   const double flops = FlopsPerSample(*model);
   for (int batch : {1, 8}) {
+    if (only_batch != 0 && batch != only_batch) continue;
     std::vector<int64_t> shape(in.shape.begin(), in.shape.end());
     shape[0] = batch;
     qforge::ir::HostTensor input(in.type, shape);
@@ -68,6 +84,7 @@ int main(int argc, char** argv) {
     std::uniform_real_distribution<float> u(-1, 1);
     for (float& v : input.Flat<float>()) v = u(rng);
     for (int threads : {1, 2}) {
+      if (only_threads != 0 && threads != only_threads) continue;
       qforge::runtime::InterpreterOptions options;
       options.threads = threads;
       auto interp = qforge::runtime::Interpreter::Create(*model, options);

@@ -19,62 +19,87 @@
 namespace qforge::calibration {
 namespace {
 
-// min/max over finite values and NaN/Inf counts in one vector pass (min
-// and max instructions keep the accumulator when the value is NaN);
-// infinities are rare: a second pass recounts them when seen.
-void ScanMinMax(const float* data, int64_t n, TensorStats& s) {
+constexpr uint32_t kExponentBits = 0x7f800000u;
+
+// What one scan of a tensor found, before infinities are separated out.
+struct ScanResult {
   float lo = std::numeric_limits<float>::infinity();
   float hi = -std::numeric_limits<float>::infinity();
-  uint64_t nan_total = 0;
+  uint64_t nan = 0;
+};
+
+// min/max (min and max instructions keep the accumulator when the value is
+// NaN; infinities are taken out afterwards) and the NaN count, in one
+// vector pass.
+ScanResult ScanMinMax(const float* data, int64_t n) {
+  ScanResult r;
   int64_t i = 0;
 #if defined(__AVX512F__)
-  __m512 mn = _mm512_set1_ps(lo), mx = _mm512_set1_ps(hi);
+  __m512 mn = _mm512_set1_ps(r.lo), mx = _mm512_set1_ps(r.hi);
   for (; i + 16 <= n; i += 16) {
     const __m512 v = _mm512_loadu_ps(data + i);
     mn = _mm512_min_ps(v, mn);
     mx = _mm512_max_ps(v, mx);
-    nan_total += static_cast<uint64_t>(
+    r.nan += static_cast<uint64_t>(
         __builtin_popcount(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)));
   }
   float lanes[16];
   _mm512_storeu_ps(lanes, mn);
-  for (float x : lanes) lo = std::min(lo, x);
+  for (float x : lanes) r.lo = std::min(r.lo, x);
   _mm512_storeu_ps(lanes, mx);
-  for (float x : lanes) hi = std::max(hi, x);
+  for (float x : lanes) r.hi = std::max(r.hi, x);
 #endif
   for (; i < n; ++i) {
     const float v = data[i];
     if (v != v) {
-      ++nan_total;
+      ++r.nan;
       continue;
     }
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+    r.lo = std::min(r.lo, v);
+    r.hi = std::max(r.hi, v);
   }
+  return r;
+}
+
+// The histogram of the finite values at indices 0, stride, 2*stride, ...
+// (the key is the top of the float's bits, histogram.h). Counting zeros
+// apart in registers, with or without branches, measured slower on
+// MobileNet's ReLU outputs than this plain loop.
+void ScanHistogram(const float* data, int64_t n, int64_t stride,
+                   uint32_t* counts) {
+  for (int64_t i = 0; i < n; i += stride) {
+    uint32_t bits;
+    std::memcpy(&bits, &data[i], sizeof(bits));
+    if ((bits & kExponentBits) != kExponentBits) ++counts[bits >> kBucketShift];
+  }
+}
+
+// Folds a scan into the statistics; infinities are rare: a second pass
+// recounts them when seen.
+void AddScan(const float* data, int64_t n, ScanResult r, TensorStats& s) {
   uint64_t pos_inf = 0, neg_inf = 0;
-  if (std::isinf(lo) || std::isinf(hi)) {
+  if (std::isinf(r.lo) || std::isinf(r.hi)) {
     // Recount without infinities.
-    lo = std::numeric_limits<float>::max();
-    hi = std::numeric_limits<float>::lowest();
+    r.lo = std::numeric_limits<float>::max();
+    r.hi = std::numeric_limits<float>::lowest();
     for (int64_t k = 0; k < n; ++k) {
       const float v = data[k];
       if (std::isinf(v)) {
         (v > 0 ? pos_inf : neg_inf)++;
       } else if (v == v) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
+        r.lo = std::min(r.lo, v);
+        r.hi = std::max(r.hi, v);
       }
     }
   }
-  const uint64_t finite =
-      static_cast<uint64_t>(n) - nan_total - pos_inf - neg_inf;
-  s.nan += nan_total;
+  const uint64_t finite = static_cast<uint64_t>(n) - r.nan - pos_inf - neg_inf;
+  s.nan += r.nan;
   s.pos_inf += pos_inf;
   s.neg_inf += neg_inf;
   s.count += finite;
   if (finite > 0) {
-    s.min = std::min(s.min, lo);
-    s.max = std::max(s.max, hi);
+    s.min = std::min(s.min, r.lo);
+    s.max = std::max(s.max, r.hi);
   }
 }
 
@@ -98,13 +123,10 @@ void StatsCollector::Observe(int subgraph, int /*op_index*/, int tensor_index,
   }
   const float* data = tensor.Data<float>();
   const int64_t n = tensor.NumElements();
-  ScanMinMax(data, n, acc.stats);
-  DenseHistogram& dense = *acc.dense;
-  for (int64_t i = 0; i < n; i += stride_) {
-    uint32_t bits;
-    std::memcpy(&bits, &data[i], sizeof(bits));
-    if ((bits & 0x7f800000u) != 0x7f800000u) dense.AddFinite(data[i]);
-  }
+  uint32_t* counts =
+      acc.dense->Reserve(static_cast<uint64_t>((n + stride_ - 1) / stride_));
+  AddScan(data, n, ScanMinMax(data, n), acc.stats);
+  ScanHistogram(data, n, stride_, counts);
 }
 
 std::vector<TensorStats> StatsCollector::Finish() {

@@ -60,13 +60,20 @@ std::vector<Bin> Histogram::SortedBins() const {
   return bins;
 }
 
-void DenseHistogram::FlushInto(Histogram& out) {
+void DenseHistogram::Spill() {
   for (uint32_t key = 0; key < kNumBuckets; ++key) {
     if (counts_[key] != 0) {
-      out.Add(key, counts_[key]);
+      spilled_.Add(key, counts_[key]);
       counts_[key] = 0;
     }
   }
+  pending_ = 0;
+}
+
+void DenseHistogram::FlushInto(Histogram& out) {
+  Spill();
+  out.Merge(spilled_);
+  spilled_ = Histogram();
 }
 
 }  // namespace qforge::calibration

@@ -56,15 +56,27 @@ class Histogram {
 };
 
 // A dense accumulator for the hot path (one per tensor per worker), folded
-// into a Histogram at the end.
+// into a Histogram at the end. Counts are 32-bit (half the cache footprint
+// of 64-bit ones); they spill into a Histogram before they could overflow.
 class DenseHistogram {
  public:
   DenseHistogram() : counts_(kNumBuckets, 0) {}
-  void AddFinite(float v) { ++counts_[BucketOf(v)]; }
+  void AddFinite(float v) { Reserve(1)[BucketOf(v)]++; }
+  // Room for `adds` more increments: returns the count array (kNumBuckets
+  // entries) that the caller may then increment up to `adds` times.
+  uint32_t* Reserve(uint64_t adds) {
+    if (adds > kMaxPending - pending_) Spill();
+    pending_ += adds;
+    return counts_.data();
+  }
   void FlushInto(Histogram& out);
 
  private:
-  std::vector<uint64_t> counts_;
+  static constexpr uint64_t kMaxPending = 0xffffffffu;
+  void Spill();
+  std::vector<uint32_t> counts_;
+  uint64_t pending_ = 0;  // an upper bound of any count
+  Histogram spilled_;
 };
 
 }  // namespace qforge::calibration

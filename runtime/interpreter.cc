@@ -5,12 +5,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "runtime/interpreter_batch.h"
 #include "runtime/kernel.h"
 #include "runtime/kernels/control_flow.h"
 #include "runtime/memory_plan.h"
@@ -99,6 +101,13 @@ absl::StatusOr<size_t> TensorBytes(const RtTensor& t) {
 
 Dims ToDims(const std::vector<int32_t>& v) { return Dims(v.begin(), v.end()); }
 
+// An input tensor as given to a run (a whole HostTensor or one sample).
+struct InputView {
+  Dims shape;
+  const uint8_t* data = nullptr;
+  size_t bytes = 0;
+};
+
 }  // namespace
 
 class Interpreter::Impl : public SubgraphRunner {
@@ -109,6 +118,9 @@ class Interpreter::Impl : public SubgraphRunner {
   absl::Status Init();
   absl::Status Run(absl::Span<const ir::HostTensor> inputs,
                    TensorObserver* observer);
+  // Runs on inputs already checked against the model.
+  absl::Status RunChecked(absl::Span<const InputView> inputs,
+                          TensorObserver* observer);
 
   // SubgraphRunner.
   absl::Status InvokeSubgraph(int index, absl::Span<RtTensor* const> inputs,
@@ -134,6 +146,10 @@ class Interpreter::Impl : public SubgraphRunner {
   void ResetForRun(SubgraphExec& exec);
   void Plan(SubgraphExec& exec);
   SubgraphExec* Owner(const RtTensor* tensor, int* index);
+  // Batch splitting (interpreter_batch.h): the batch size to split, or 0.
+  int64_t SplitBatch(absl::Span<const ir::HostTensor> inputs) const;
+  absl::Status RunSplit(absl::Span<const ir::HostTensor> inputs, int64_t batch,
+                        TensorObserver* observer);
 
   const ir::Model& model_;
   InterpreterOptions options_;
@@ -143,6 +159,15 @@ class Interpreter::Impl : public SubgraphRunner {
   // Storage of tensors kernels own (e.g. loop state) that ResizeTensor grew.
   std::map<const RtTensor*, AlignedBuffer> external_;
   TensorObserver* observer_ = nullptr;
+  // Batch splitting: one-thread interpreters that run one sample each,
+  // claimed by the pool's tasks; observed runs go one sample after the
+  // other through `observed_worker_` (all threads), so an observer sees the
+  // samples in order.
+  bool samples_independent_ = false;
+  std::vector<std::unique_ptr<Impl>> sample_workers_;
+  std::vector<bool> worker_busy_;
+  std::unique_ptr<Impl> observed_worker_;
+  std::mutex split_mu_;
 };
 
 void Interpreter::Impl::MarkReachable(int index) {
@@ -185,6 +210,7 @@ absl::Status Interpreter::Impl::Init() {
   for (SubgraphExec& exec : execs_) {
     if (exec.reachable) RETURN_IF_ERROR(FoldConstants(exec));
   }
+  samples_independent_ = SamplesAreIndependent(model_, options_.subgraph);
   return absl::OkStatus();
 }
 
@@ -505,14 +531,10 @@ absl::Status Interpreter::Impl::Run(absl::Span<const ir::HostTensor> inputs,
     return absl::InvalidArgumentError(absl::StrCat(
         "model takes ", sg.inputs.size(), " inputs, got ", inputs.size()));
   }
-  resources_.clear();
-  for (SubgraphExec& e : execs_) {
-    if (e.reachable) ResetForRun(e);
-  }
+  std::vector<InputView> views(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const int t = sg.inputs[i];
-    RtTensor& rt = exec.tensors[t];
-    const ir::Tensor& it = *rt.ir;
+    const ir::Tensor& it = *exec.tensors[t].ir;
     const ir::HostTensor& given = inputs[i];
     const std::vector<int32_t>& sig =
         it.shape_signature.empty() ? it.shape : it.shape_signature;
@@ -532,12 +554,32 @@ absl::Status Interpreter::Impl::Run(absl::Span<const ir::HostTensor> inputs,
       return absl::InvalidArgumentError(
           absl::StrCat("input ", i, " '", it.name, "' is a constant tensor"));
     }
+    views[i] = InputView{Dims(given.shape().begin(), given.shape().end()),
+                         given.data(), given.ByteSize()};
+  }
+  if (const int64_t batch = SplitBatch(inputs); batch > 1) {
+    return RunSplit(inputs, batch, observer);
+  }
+  return RunChecked(views, observer);
+}
+
+absl::Status Interpreter::Impl::RunChecked(absl::Span<const InputView> inputs,
+                                           TensorObserver* observer) {
+  SubgraphExec& exec = entry();
+  const ir::Subgraph& sg = *exec.sg;
+  resources_.clear();
+  for (SubgraphExec& e : execs_) {
+    if (e.reachable) ResetForRun(e);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const int t = sg.inputs[i];
+    RtTensor& rt = exec.tensors[t];
     // A variable that is also an input starts the run from the given value.
-    rt.shape = Dims(given.shape().begin(), given.shape().end());
-    rt.data = exec.owned[t].Reserve(given.ByteSize());
+    rt.shape = inputs[i].shape;
+    rt.data = exec.owned[t].Reserve(inputs[i].bytes);
     rt.bytes = exec.owned[t].capacity();
-    if (given.ByteSize() > 0)
-      std::memcpy(rt.data, given.data(), given.ByteSize());
+    if (inputs[i].bytes > 0)
+      std::memcpy(rt.data, inputs[i].data, inputs[i].bytes);
   }
   observer_ = observer;
   if (observer_ != nullptr) {
@@ -547,6 +589,114 @@ absl::Status Interpreter::Impl::Run(absl::Span<const ir::HostTensor> inputs,
   absl::Status status = RunOps(exec);
   observer_ = nullptr;
   return status;
+}
+
+int64_t Interpreter::Impl::SplitBatch(
+    absl::Span<const ir::HostTensor> inputs) const {
+  if (!samples_independent_ || inputs.empty()) return 0;
+  const int64_t batch = inputs[0].shape().empty() ? 0 : inputs[0].shape()[0];
+  for (const ir::HostTensor& in : inputs) {
+    if (in.shape().empty() || in.shape()[0] != batch) return 0;
+  }
+  return batch;
+}
+
+absl::Status Interpreter::Impl::RunSplit(
+    absl::Span<const ir::HostTensor> inputs, int64_t batch,
+    TensorObserver* observer) {
+  SubgraphExec& exec = entry();
+  const ir::Subgraph& sg = *exec.sg;
+  auto make_worker = [&](int threads) -> absl::StatusOr<std::unique_ptr<Impl>> {
+    InterpreterOptions o = options_;
+    o.threads = threads;
+    auto w = std::make_unique<Impl>(model_, o);
+    RETURN_IF_ERROR(w->Init());
+    w->samples_independent_ = false;  // workers see batch 1
+    return w;
+  };
+  const int workers =
+      observer != nullptr
+          ? 1
+          : static_cast<int>(std::min<int64_t>(pool_.num_threads(), batch));
+  if (observer != nullptr && observed_worker_ == nullptr) {
+    ASSIGN_OR_RETURN(observed_worker_, make_worker(pool_.num_threads()));
+  }
+  while (observer == nullptr &&
+         sample_workers_.size() < static_cast<size_t>(workers)) {
+    ASSIGN_OR_RETURN(std::unique_ptr<Impl> w, make_worker(1));
+    sample_workers_.push_back(std::move(w));
+    worker_busy_.push_back(false);
+  }
+  for (SubgraphExec& e : execs_) {
+    if (e.reachable) ResetForRun(e);
+  }
+  std::vector<absl::Status> status(static_cast<size_t>(batch));
+  bool outputs_ready = false;
+  auto run_sample = [&](Impl& w, int64_t b) -> absl::Status {
+    std::vector<InputView> views(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const size_t bytes = inputs[i].ByteSize() / static_cast<size_t>(batch);
+      views[i].shape = Dims(inputs[i].shape().begin(), inputs[i].shape().end());
+      views[i].shape[0] = 1;
+      views[i].data = inputs[i].data() + static_cast<size_t>(b) * bytes;
+      views[i].bytes = bytes;
+    }
+    RETURN_IF_ERROR(w.RunChecked(views, observer));
+    const SubgraphExec& wexec = w.entry();
+    {
+      std::lock_guard<std::mutex> lock(split_mu_);
+      for (size_t k = 0; k < sg.outputs.size(); ++k) {
+        const RtTensor& src = wexec.tensors[sg.outputs[k]];
+        RtTensor& dst = exec.tensors[sg.outputs[k]];
+        Dims shape = src.shape;
+        if (shape.empty() || shape[0] != 1) {
+          return absl::InternalError(absl::StrCat(
+              "batch split: output '", src.name(), "' ", DimsString(src.shape),
+              " of one sample has no batch of 1"));
+        }
+        shape[0] = batch;
+        if (!outputs_ready) {
+          dst.shape = shape;
+          ASSIGN_OR_RETURN(size_t bytes, TensorBytes(dst));
+          dst.data = exec.owned[sg.outputs[k]].Reserve(bytes);
+          dst.bytes = exec.owned[sg.outputs[k]].capacity();
+        } else if (dst.shape != shape) {
+          return absl::InternalError(absl::StrCat(
+              "batch split: samples give different shapes for output '",
+              src.name(), "'"));
+        }
+      }
+      outputs_ready = true;
+    }
+    for (int32_t out : sg.outputs) {
+      const RtTensor& src = wexec.tensors[out];
+      ASSIGN_OR_RETURN(size_t bytes, TensorBytes(src));
+      if (bytes > 0) {
+        std::memcpy(exec.tensors[out].data + static_cast<size_t>(b) * bytes,
+                    src.data, bytes);
+      }
+    }
+    return absl::OkStatus();
+  };
+  if (observer != nullptr) {
+    for (int64_t b = 0; b < batch; ++b) {
+      RETURN_IF_ERROR(run_sample(*observed_worker_, b));
+    }
+    return absl::OkStatus();
+  }
+  pool_.ParallelFor(batch, [&](int64_t b) {
+    size_t w = 0;
+    {
+      std::lock_guard<std::mutex> lock(split_mu_);
+      while (worker_busy_[w]) ++w;  // at most `workers` tasks run at once
+      worker_busy_[w] = true;
+    }
+    status[static_cast<size_t>(b)] = run_sample(*sample_workers_[w], b);
+    std::lock_guard<std::mutex> lock(split_mu_);
+    worker_busy_[w] = false;
+  });
+  for (const absl::Status& s : status) RETURN_IF_ERROR(s);
+  return absl::OkStatus();
 }
 
 Interpreter::Interpreter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

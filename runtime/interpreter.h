@@ -12,6 +12,9 @@
 //  - Variables (is_variable tensors, resource variables) start from their
 //    initial value at every Run: a run is one sample.
 //  - Observers see every tensor an op produces, right after the op.
+//  - Batches: when the samples are independent (interpreter_batch.h), a
+//    batched run is computed sample by sample, in parallel on the threads
+//    (one sample after the other, and seen so, when there is an observer).
 #ifndef QFORGE_RUNTIME_INTERPRETER_H_
 #define QFORGE_RUNTIME_INTERPRETER_H_
 

@@ -9,6 +9,7 @@
 #ifndef QFORGE_RUNTIME_THREAD_POOL_H_
 #define QFORGE_RUNTIME_THREAD_POOL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,9 @@ class ThreadPool {
  private:
   void WorkerLoop();
   void RunTasks();
+  // Spins until pred() holds or ~kSpinMicros pass; returns pred().
+  template <typename Pred>
+  static bool SpinUntil(Pred pred);
 
   int num_threads_;
   std::vector<std::thread> workers_;
@@ -46,6 +50,11 @@ class ThreadPool {
   int64_t tasks_done_ = 0;
   uint64_t generation_ = 0;
   bool stop_ = false;
+  // Copies of generation_ and tasks_done_ that waiting threads spin on
+  // before they sleep: waking a sleeping thread costs tens of
+  // microseconds, more than many ops take. State changes stay under mu_.
+  std::atomic<uint64_t> generation_seen_{0};
+  std::atomic<int64_t> tasks_done_seen_{0};
 };
 
 }  // namespace qforge::runtime
