@@ -243,6 +243,21 @@ inline int32_t Requantize(int64_t acc, int32_t multiplier, int shift,
       act_min, act_max);
 }
 
+// TFLite's float-scale requantization (reference_integer_ops::
+// FullyConnected[PerChannel] taking the scales, which current TFLite uses
+// for int16 FULLY_CONNECTED): round(acc * scale) in double, half away from
+// zero, where scale = double(s_in) * double(s_w) / double(s_out). Values
+// beyond int32 saturate (TFLite's cast would be undefined there).
+inline int32_t RequantizeByScale(int64_t acc, double scale,
+                                 int32_t output_zero_point, int32_t act_min,
+                                 int32_t act_max) {
+  double v = std::round(static_cast<double>(acc) * scale);
+  v = v < -2147483648.0 ? -2147483648.0 : (v > 2147483647.0 ? 2147483647.0 : v);
+  const int64_t r = static_cast<int64_t>(v) + output_zero_point;
+  return static_cast<int32_t>(r < act_min ? act_min
+                                          : (r > act_max ? act_max : r));
+}
+
 }  // namespace qforge::numerics
 
 #endif  // QFORGE_NUMERICS_FIXED_POINT_H_

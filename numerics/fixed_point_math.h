@@ -245,6 +245,52 @@ Fixed<T, 0> Tanh(Fixed<T, I> a) {
   return negative ? -t : t;
 }
 
+// TFLite's GetInvSqrtQuantizedMultiplierExp (reverse_shift = -1, as every
+// caller passes kReverseShift): 1 / sqrt(input) as a Q0.31 multiplier and a
+// shift (multiply as MultiplyByQuantizedMultiplier(x, *multiplier,
+// *shift)), by five Newton-Raphson steps in Q3.28 from x = 1, the input
+// first normalised into [2^27, 2^29) by pairs of bits. Inputs 0 and 1 give
+// INT32_MAX and shift 0 (TFLite treats 0 as 1).
+inline void InvSqrtQuantizedMultiplierExp(int32_t input, int32_t* multiplier,
+                                          int* shift) {
+  if (input <= 1) {
+    *multiplier = std::numeric_limits<int32_t>::max();
+    *shift = 0;
+    return;
+  }
+  int right_shift = 11;
+  while (input >= (1 << 29)) {
+    input /= 4;
+    ++right_shift;
+  }
+  int leading_zeros = 0;
+  for (uint32_t v = static_cast<uint32_t>(input); v < (1u << 31); v <<= 1) {
+    ++leading_zeros;
+  }
+  const int left_shift_bit_pairs = (leading_zeros - 1) / 2 - 1;
+  right_shift -= left_shift_bit_pairs;
+  input <<= 2 * left_shift_bit_pairs;
+  using F3 = Fixed<int32_t, 3>;
+  using F0 = Fixed<int32_t, 0>;
+  const F3 fixed_input = F3::FromRaw(input >> 1);
+  const F3 half_input = SaturatingRoundingMultiplyByPOT<-1>(fixed_input);
+  const F3 half_three = F3::FromRaw((1 << 28) + (1 << 27));  // 1.5
+  F3 x = F3::One();
+  for (int i = 0; i < 5; ++i) {
+    const F3 x3 = Rescale<3>(x * x * x);
+    x = Rescale<3>(half_three * x - half_input * x3);
+  }
+  const F0 half_sqrt_2 = F0::FromRaw(1518500250);  // sqrt(2) / 2
+  x = x * half_sqrt_2;
+  int32_t m = x.raw;
+  if (right_shift < 0) {
+    m = static_cast<int32_t>(static_cast<uint32_t>(m) << -right_shift);
+    right_shift = 0;
+  }
+  *multiplier = m;
+  *shift = -right_shift;
+}
+
 }  // namespace qforge::numerics::fixed
 
 #endif  // QFORGE_NUMERICS_FIXED_POINT_MATH_H_

@@ -245,6 +245,9 @@ absl::Status IntegerPass::QuantizeOp(ir::Operator op, const OpQuantSpec& spec,
   float input_scale = 1.0f;
   std::vector<float> weight_scales;
   size_t bias_index = op.inputs.size();
+  size_t weight_index = op.inputs.size();
+  // Activations first: the weights' bias-driven scale floors need the input
+  // scale, and TRANSPOSE_CONV lists its weights before its activation.
   for (size_t k = 0; k < op.inputs.size(); ++k) {
     const int32_t t = op.inputs[k];
     if (t < 0) continue;
@@ -280,26 +283,49 @@ absl::Status IntegerPass::QuantizeOp(ir::Operator op, const OpQuantSpec& spec,
         }
         break;
       }
-      case Role::kWeight: {
-        const int axis =
-            (op.kind == ir::OpKind::kFullyConnected && options_.fc_per_tensor)
-                ? -1
-                : spec.weight_axis;
-        // The bias (input 2 of conv-like ops) may force larger scales.
-        const ir::Tensor& wt = sg_.tensors[op.inputs[k]];
-        const int64_t channels =
-            axis >= 0 && axis < static_cast<int>(wt.shape.size())
-                ? wt.shape[axis]
-                : 1;
-        const std::vector<float> floors =
-            axis >= 0 ? BiasScaleFloors(op, k + 1, input_scale, channels)
-                      : std::vector<float>{};
-        ASSIGN_OR_RETURN(weight_scales, QuantizeWeight(op, k, axis, floors));
+      case Role::kWeight:
+        weight_index = k;
         break;
-      }
       case Role::kBias:
         bias_index = k;
         break;
+    }
+  }
+  if (weight_index < op.inputs.size()) {
+    const int axis =
+        (op.kind == ir::OpKind::kFullyConnected && options_.fc_per_tensor)
+            ? -1
+            : spec.weight_axis;
+    // The bias may force larger weight scales (|q_bias| <= 2^30).
+    // A copy: adding tensors below invalidates references into sg_.tensors.
+    const std::vector<int32_t> wshape =
+        sg_.tensors[op.inputs[weight_index]].shape;
+    const int64_t channels =
+        axis >= 0 && axis < static_cast<int>(wshape.size()) ? wshape[axis] : 1;
+    const std::vector<float> floors =
+        axis >= 0 ? BiasScaleFloors(op, bias_index, input_scale, channels)
+                  : std::vector<float>{};
+    ASSIGN_OR_RETURN(weight_scales,
+                     QuantizeWeight(op, weight_index, axis, floors));
+    // LiteRT's quantized CONV_2D / DEPTHWISE_CONV_2D kernels need a bias:
+    // a missing one becomes zeros.
+    const size_t bias_slot = weight_index + 1;
+    if ((op.kind == ir::OpKind::kConv2D ||
+         op.kind == ir::OpKind::kDepthwiseConv2D) &&
+        !wshape.empty() &&
+        (bias_slot >= op.inputs.size() || op.inputs[bias_slot] < 0)) {
+      const int64_t out_channels =
+          op.kind == ir::OpKind::kConv2D ? wshape[0] : wshape.back();
+      const int32_t zero = AddTensorLike(sg_, sg_.tensors[op.outputs[0]],
+                                         ir::DataType::kFloat32, "_zero_bias");
+      sg_.tensors[zero].shape = {static_cast<int32_t>(out_channels)};
+      sg_.tensors[zero].shape_signature.clear();
+      sg_.tensors[zero].quantization.reset();
+      sg_.tensors[zero].buffer = AddTypedBuffer(
+          model_, std::vector<float>(static_cast<size_t>(out_channels), 0.0f));
+      op.inputs.resize(std::max(op.inputs.size(), bias_slot + 1), -1);
+      op.inputs[bias_slot] = zero;
+      bias_index = bias_slot;
     }
   }
   if (bias_index < op.inputs.size()) {

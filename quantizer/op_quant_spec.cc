@@ -47,7 +47,15 @@ std::optional<OpQuantSpec> GetOpQuantSpec(ir::OpKind kind) {
       return Spec(3, 3, {R::kActivation, R::kWeight, R::kBias}, kOwn, 3);
     case K::kFullyConnected:
       return Spec(4, 4, {R::kActivation, R::kWeight, R::kBias}, kOwn, 0);
-    // Arithmetic with its own output range.
+    // TRANSPOSE_CONV: input 0 is the output shape, 1 the weights (OHWI,
+    // per channel along O), 2 the activation, 3 the optional bias.
+    case K::kTransposeConv:
+      return Spec(2, 3, {R::kNotReal, R::kWeight, R::kActivation, R::kBias},
+                  kOwn, 0);
+    // BATCH_MATMUL: both operands quantized per tensor like activations
+    // (a constant rhs from its values), as TFLite's quantizer does.
+    case K::kBatchMatMul:
+      return Spec(2, 3, {R::kActivation, R::kActivation}, kOwn);
     // Arithmetic with its own output range (int16 ADD/SUB with general
     // scales: pot_scale_int16 = false).
     case K::kAdd:
@@ -66,6 +74,13 @@ std::optional<OpQuantSpec> GetOpQuantSpec(ir::OpKind kind) {
       return Spec(1, 0, {R::kActivation}, kOwn);
     case K::kLeakyRelu:
       return Spec(1, 2, {R::kActivation}, kOwn);
+    // PRELU: alpha (usually a constant) is an activation-like input with
+    // its own per-tensor parameters; int8 only (TFLite has no int16 form),
+    // version 1 (TFLite registers no other).
+    case K::kPrelu:
+      return Spec(1, 0, {R::kActivation, R::kActivation}, kOwn);
+    case K::kRsqrt:
+      return Spec(2, 3, {R::kActivation}, kOwn);
     // Fixed output ranges.
     case K::kLogistic:
     case K::kSoftmax:
@@ -109,14 +124,10 @@ std::optional<OpQuantSpec> GetOpQuantSpec(ir::OpKind kind) {
     case K::kMinimum:
       return Spec(2, 4, {R::kActivation}, kShared);
     // No integer form here (yet): these stay float.
-    case K::kBatchMatMul:
-    case K::kTransposeConv:
-    case K::kPrelu:
     case K::kL2Normalization:
     case K::kLogSoftmax:
     case K::kDiv:
     case K::kSquaredDifference:
-    case K::kRsqrt:
     case K::kSqrt:
     case K::kExp:
     case K::kLog:

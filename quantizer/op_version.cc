@@ -18,12 +18,18 @@ DataType TypeAt(const ir::Subgraph& sg, const std::vector<int32_t>& list,
 
 bool IsInt(DataType t) { return t == DataType::kInt8 || t == DataType::kInt16; }
 
-// Versions that depend on options rather than types (TFLite's op_version).
+// Versions that depend on options or optional inputs rather than types
+// (TFLite's op_version).
 int OptionBumps(const ir::Operator& op) {
   if (const auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {
     int v = fc->keep_num_dims ? 5 : 1;
     if (op.inputs.size() < 3 || op.inputs[2] < 0) v = std::max(v, 6);
     return v;
+  }
+  // TRANSPOSE_CONV with a bias input is version 3.
+  if (op.kind == ir::OpKind::kTransposeConv && op.inputs.size() >= 4 &&
+      op.inputs[3] >= 0) {
+    return 3;
   }
   if (const auto* r = std::get_if<ir::ResizeOptions>(&op.options)) {
     if (r->half_pixel_centers || (r->is_nearest && r->align_corners)) return 3;

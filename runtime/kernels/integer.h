@@ -78,6 +78,27 @@ absl::Status EvalIntDequantize(OpContext& ctx);
 absl::Status PrepareIntConcatenation(OpContext& ctx);
 absl::Status EvalIntConcatenation(OpContext& ctx);
 
+// integer_minmax.cc
+absl::Status PrepareIntMaximum(OpContext& ctx);
+absl::Status PrepareIntMinimum(OpContext& ctx);
+absl::Status EvalIntMinMax(OpContext& ctx);  // MAXIMUM, MINIMUM
+
+// integer_prelu.cc
+absl::Status PrepareIntPrelu(OpContext& ctx);
+absl::Status EvalIntPrelu(OpContext& ctx);
+
+// integer_rsqrt.cc
+absl::Status PrepareIntRsqrt(OpContext& ctx);
+absl::Status EvalIntRsqrt(OpContext& ctx);
+
+// integer_resize.cc
+absl::Status PrepareIntResizeBilinear(OpContext& ctx);
+absl::Status EvalIntResizeBilinear(OpContext& ctx);
+
+// integer_batch_matmul.cc
+absl::Status PrepareIntBatchMatMul(OpContext& ctx);
+absl::Status EvalIntBatchMatMul(OpContext& ctx);
+
 }  // namespace qforge::runtime
 
 #endif  // QFORGE_RUNTIME_KERNELS_INTEGER_H_

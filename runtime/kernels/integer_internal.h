@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -188,6 +189,53 @@ class ScratchLease {
 // caller).
 inline int ScratchSlotCount(const OpContext& ctx) {
   return ctx.pool().num_threads() + 1;
+}
+
+// TFLite's int16 lookup tables (LUTPopulateInt16 / LUTLookup): 512
+// interpolation intervals over the input's real range, each sample biased
+// by half the midpoint interpolation error, evaluated in FloatT as TFLite
+// does for the transform's type (float for RSQRT, double for SOFTMAX).
+inline constexpr int kLut16Size = 513;
+template <typename FloatT, typename F>
+void PopulateLut16(FloatT input_scale, int32_t input_zp, FloatT output_scale,
+                   int32_t output_zp, const F& fn, int16_t* lut) {
+  const FloatT input_min = input_scale * static_cast<FloatT>(-32768 - input_zp);
+  const FloatT input_max = input_scale * static_cast<FloatT>(32767 - input_zp);
+  const FloatT output_min =
+      output_scale * static_cast<FloatT>(-32768 - output_zp);
+  const FloatT output_max =
+      output_scale * static_cast<FloatT>(32767 - output_zp);
+  constexpr int kSteps = 512;
+  const FloatT step = (input_max - input_min) / kSteps;
+  const FloatT half_step = step / 2;
+  const FloatT scaling_inv =
+      static_cast<FloatT>(65536) / (output_max - output_min);
+  const FloatT table_min = -32768, table_max = 32767;
+  for (int i = 0; i < kSteps; ++i) {
+    const FloatT val = fn(input_min + static_cast<FloatT>(i) * step);
+    const FloatT val_mid =
+        fn(input_min + static_cast<FloatT>(i) * step + half_step);
+    const FloatT val_next = fn(input_min + static_cast<FloatT>(i + 1) * step);
+    const FloatT sample = std::round(val * scaling_inv);
+    const FloatT mid_interp = std::round(
+        (val_next * scaling_inv + std::round(val * scaling_inv)) / 2);
+    const FloatT mid = std::round(val_mid * scaling_inv);
+    const FloatT bias = std::round((mid_interp - mid) / 2);
+    lut[i] = static_cast<int16_t>(
+        std::min(std::max(sample - bias, table_min), table_max));
+  }
+  lut[kSteps] = static_cast<int16_t>(std::min(
+      std::max(std::round(fn(input_max) * scaling_inv), table_min), table_max));
+}
+
+// TFLite's int16 LUTLookup: 7 fractional bits interpolated.
+inline int16_t Lut16Lookup(int16_t value, const int16_t* lut) {
+  const uint16_t index = static_cast<uint16_t>(256 + (value >> 7));
+  const int16_t offset = static_cast<int16_t>(value & 0x7f);
+  const int16_t base = lut[index];
+  const int16_t slope = static_cast<int16_t>(lut[index + 1] - lut[index]);
+  const int32_t delta = (static_cast<int32_t>(slope) * offset + 64) >> 7;
+  return static_cast<int16_t>(base + delta);
 }
 
 // Checks input i exists and is one of the activation types; returns it.

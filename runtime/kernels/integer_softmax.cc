@@ -26,7 +26,9 @@
 namespace qforge::runtime {
 namespace {
 
-constexpr int kLut16Size = 513;
+using integer::kLut16Size;
+using integer::Lut16Lookup;
+using integer::PopulateLut16;
 
 struct SoftmaxState : KernelState {
   ir::DataType in_type = ir::DataType::kInt8;
@@ -42,47 +44,6 @@ struct SoftmaxState : KernelState {
   int16_t exp_lut[kLut16Size] = {};
   int16_t recip_lut[kLut16Size] = {};
 };
-
-// TFLite's LUTPopulateInt16 with double arithmetic: 512 interpolation
-// intervals over the input range, each sample biased by half the
-// midpoint interpolation error.
-template <typename F>
-void PopulateLut16(double input_scale, int32_t input_zp, double output_scale,
-                   int32_t output_zp, const F& fn, int16_t* lut) {
-  const double input_min = input_scale * (-32768 - input_zp);
-  const double input_max = input_scale * (32767 - input_zp);
-  const double output_min = output_scale * (-32768 - output_zp);
-  const double output_max = output_scale * (32767 - output_zp);
-  const int steps = 512;
-  const double step = (input_max - input_min) / steps;
-  const double half_step = step / 2;
-  const double scaling_inv = 65536.0 / (output_max - output_min);
-  const double table_min = -32768.0, table_max = 32767.0;
-  for (int i = 0; i < steps; ++i) {
-    const double val = fn(input_min + i * step);
-    const double val_mid = fn(input_min + i * step + half_step);
-    const double val_next = fn(input_min + (i + 1) * step);
-    const double sample = std::round(val * scaling_inv);
-    const double mid_interp = std::round(
-        (val_next * scaling_inv + std::round(val * scaling_inv)) / 2);
-    const double mid = std::round(val_mid * scaling_inv);
-    const double bias = std::round((mid_interp - mid) / 2);
-    lut[i] = static_cast<int16_t>(
-        std::min(std::max(sample - bias, table_min), table_max));
-  }
-  lut[steps] = static_cast<int16_t>(std::min(
-      std::max(std::round(fn(input_max) * scaling_inv), table_min), table_max));
-}
-
-// TFLite's int16 LUTLookup: 7 fractional bits interpolated.
-inline int16_t Lut16Lookup(int16_t value, const int16_t* lut) {
-  const uint16_t index = static_cast<uint16_t>(256 + (value >> 7));
-  const int16_t offset = static_cast<int16_t>(value & 0x7f);
-  const int16_t base = lut[index];
-  const int16_t slope = static_cast<int16_t>(lut[index + 1] - lut[index]);
-  const int32_t delta = (static_cast<int32_t>(slope) * offset + 64) >> 7;
-  return static_cast<int16_t>(base + delta);
-}
 
 template <typename TIn, typename TOut>
 void SoftmaxRow8(const SoftmaxState& s, const TIn* x, TOut* y) {
@@ -213,10 +174,10 @@ absl::Status PrepareIntSoftmax(OpContext& ctx) {
     }
   } else {
     const int32_t range = 65535;
-    PopulateLut16(
+    PopulateLut16<double>(
         10.0 / range, 32767, 2.0 / range, 0,
         [](double v) { return std::exp(v); }, s.exp_lut);
-    PopulateLut16(
+    PopulateLut16<double>(
         1.0 / range, -32768, 2.0 / range, 0,
         [](double v) { return 1.0 / (1.0 + v); }, s.recip_lut);
     // TFLite: the float product s_in * beta, then the double division.

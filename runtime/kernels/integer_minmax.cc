@@ -1,0 +1,106 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Integer MAXIMUM and MINIMUM (int8, uint8, int16) with NumPy broadcasting,
+// as TFLite's maximum_minimum.cc: the larger / smaller raw value. TFLite
+// compares raw values whatever the parameters: the inputs and the output
+// are meant to share one scale and zero point (qforge's quantizer
+// requantizes the inputs to the output's parameters); like TFLite, other
+// parameters are not refused.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "runtime/kernels/integer.h"
+#include "runtime/kernels/integer_internal.h"
+
+namespace qforge::runtime {
+namespace {
+
+struct MinMaxState : KernelState {
+  bool is_max = true;
+  ir::DataType type = ir::DataType::kInt8;
+  integer::BroadcastPlan plan;
+};
+
+template <typename T>
+void RunMinMax(OpContext& ctx, const MinMaxState& s) {
+  struct Args {
+    const MinMaxState* s;
+    const T* a;
+    const T* b;
+    T* y;
+  } args{&s, ctx.input(0)->Data<T>(), ctx.input(1)->Data<T>(),
+         ctx.output(0)->Data<T>()};
+  const Args* p = &args;
+  integer::ParallelChunks(
+      ctx, s.plan.num_elements, integer::kElementwiseChunk,
+      [p](int64_t begin, int64_t end) {
+        if (p->s->is_max) {
+          integer::ForEachBroadcast(p->s->plan, begin, end,
+                                    [&](int64_t i, int64_t ia, int64_t ib) {
+                                      p->y[i] = std::max(p->a[ia], p->b[ib]);
+                                    });
+        } else {
+          integer::ForEachBroadcast(p->s->plan, begin, end,
+                                    [&](int64_t i, int64_t ia, int64_t ib) {
+                                      p->y[i] = std::min(p->a[ia], p->b[ib]);
+                                    });
+        }
+      });
+}
+
+absl::Status PrepareMinMax(OpContext& ctx, bool is_max) {
+  const RtTensor* a = nullptr;
+  const RtTensor* b = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &a));
+  RETURN_IF_ERROR(integer::RequireActivation(ctx, 1, &b));
+  RtTensor* out = ctx.output(0);
+  if (a->type != b->type || out->type != a->type) {
+    return ctx.Unsupported(absl::StrCat(
+        "inputs ", ir::DataTypeName(a->type), ", ", ir::DataTypeName(b->type),
+        " and output ", ir::DataTypeName(out->type), " must be one type"));
+  }
+  integer::QuantInfo qa, qb, qo;
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *a, "input 0", &qa));
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *b, "input 1", &qb));
+  RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo));
+  auto state = std::make_unique<MinMaxState>();
+  state->is_max = is_max;
+  state->type = a->type;
+  RETURN_IF_ERROR(
+      integer::MakeBroadcastPlan(ctx, a->shape, b->shape, &state->plan));
+  ctx.SetOutputShape(
+      0, Dims(state->plan.out_dims, state->plan.out_dims + state->plan.rank));
+  ctx.set_state(std::move(state));
+  return absl::OkStatus();
+}
+
+absl::Status EvalMinMax(OpContext& ctx) {
+  const MinMaxState& s = *ctx.state<MinMaxState>();
+  switch (s.type) {
+    case ir::DataType::kInt8:
+      RunMinMax<int8_t>(ctx, s);
+      return absl::OkStatus();
+    case ir::DataType::kUInt8:
+      RunMinMax<uint8_t>(ctx, s);
+      return absl::OkStatus();
+    case ir::DataType::kInt16:
+      RunMinMax<int16_t>(ctx, s);
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  return ctx.Unsupported("MAXIMUM/MINIMUM activation type");
+}
+
+}  // namespace
+
+absl::Status PrepareIntMaximum(OpContext& ctx) {
+  return PrepareMinMax(ctx, /*is_max=*/true);
+}
+absl::Status PrepareIntMinimum(OpContext& ctx) {
+  return PrepareMinMax(ctx, /*is_max=*/false);
+}
+absl::Status EvalIntMinMax(OpContext& ctx) { return EvalMinMax(ctx); }
+
+}  // namespace qforge::runtime
