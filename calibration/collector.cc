@@ -114,7 +114,7 @@ void StatsCollector::Observe(int subgraph, int /*op_index*/, int tensor_index,
       tensor.data == nullptr) {
     return;
   }
-  Accumulator& acc = accumulators_[{subgraph, tensor_index}];
+  Accumulator& acc = ThisThread()[{subgraph, tensor_index}];
   if (acc.dense == nullptr) {
     acc.dense = std::make_unique<DenseHistogram>();
     acc.stats.subgraph = subgraph;
@@ -129,16 +129,36 @@ void StatsCollector::Observe(int subgraph, int /*op_index*/, int tensor_index,
   ScanHistogram(data, n, stride_, counts);
 }
 
+StatsCollector::Accumulators& StatsCollector::ThisThread() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_ptr<Accumulators>& mine = per_thread_[std::this_thread::get_id()];
+  if (mine == nullptr) mine = std::make_unique<Accumulators>();
+  return *mine;
+}
+
 std::vector<TensorStats> StatsCollector::Finish() {
-  std::vector<TensorStats> out;
-  for (auto& [key, acc] : accumulators_) {
-    acc.dense->FlushInto(acc.stats.histogram);
-    out.push_back(acc.stats);
-    acc.stats = TensorStats{};
-    acc.stats.subgraph = key.first;
-    acc.stats.tensor = key.second;
-    acc.stats.name = out.back().name;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::map<std::pair<int, int>, TensorStats> merged;
+  for (auto& [thread, accumulators] : per_thread_) {
+    for (auto& [key, acc] : *accumulators) {
+      acc.dense->FlushInto(acc.stats.histogram);
+      auto [it, fresh] = merged.try_emplace(key);
+      if (fresh) {
+        it->second.subgraph = key.first;
+        it->second.tensor = key.second;
+        it->second.name = acc.stats.name;
+      }
+      it->second.Merge(acc.stats);
+      const std::string name = acc.stats.name;
+      acc.stats = TensorStats{};
+      acc.stats.subgraph = key.first;
+      acc.stats.tensor = key.second;
+      acc.stats.name = name;
+    }
   }
+  std::vector<TensorStats> out;
+  out.reserve(merged.size());
+  for (auto& entry : merged) out.push_back(std::move(entry.second));
   return out;
 }
 

@@ -8,6 +8,8 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -26,6 +28,9 @@ class StatsCollector : public runtime::TensorObserver {
 
   void Observe(int subgraph, int op_index, int tensor_index,
                const runtime::RtTensor& tensor) override;
+  // Every thread records into its own accumulators, merged exactly by
+  // Finish, so results do not depend on which thread saw which sample.
+  bool ConcurrentObserve() const override { return true; }
 
   // Folds the dense accumulators into sorted TensorStats (and resets).
   std::vector<TensorStats> Finish();
@@ -35,9 +40,13 @@ class StatsCollector : public runtime::TensorObserver {
     TensorStats stats;
     std::unique_ptr<DenseHistogram> dense;
   };
+  using Accumulators = std::map<std::pair<int, int>, Accumulator>;
+  Accumulators& ThisThread();
+
   const ir::Model& model_;
   int stride_;
-  std::map<std::pair<int, int>, Accumulator> accumulators_;
+  std::mutex mu_;
+  std::map<std::thread::id, std::unique_ptr<Accumulators>> per_thread_;
 };
 
 }  // namespace qforge::calibration

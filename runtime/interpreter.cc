@@ -160,9 +160,9 @@ class Interpreter::Impl : public SubgraphRunner {
   std::map<const RtTensor*, AlignedBuffer> external_;
   TensorObserver* observer_ = nullptr;
   // Batch splitting: one-thread interpreters that run one sample each,
-  // claimed by the pool's tasks; observed runs go one sample after the
-  // other through `observed_worker_` (all threads), so an observer sees the
-  // samples in order.
+  // claimed by the pool's tasks; runs observed by an observer that is not
+  // ConcurrentObserve go one sample after the other through
+  // `observed_worker_` (all threads), so it sees the samples in order.
   bool samples_independent_ = false;
   std::vector<std::unique_ptr<Impl>> sample_workers_;
   std::vector<bool> worker_busy_;
@@ -614,15 +614,15 @@ absl::Status Interpreter::Impl::RunSplit(
     w->samples_independent_ = false;  // workers see batch 1
     return w;
   };
+  const bool in_order = observer != nullptr && !observer->ConcurrentObserve();
   const int workers =
-      observer != nullptr
+      in_order
           ? 1
           : static_cast<int>(std::min<int64_t>(pool_.num_threads(), batch));
-  if (observer != nullptr && observed_worker_ == nullptr) {
+  if (in_order && observed_worker_ == nullptr) {
     ASSIGN_OR_RETURN(observed_worker_, make_worker(pool_.num_threads()));
   }
-  while (observer == nullptr &&
-         sample_workers_.size() < static_cast<size_t>(workers)) {
+  while (!in_order && sample_workers_.size() < static_cast<size_t>(workers)) {
     ASSIGN_OR_RETURN(std::unique_ptr<Impl> w, make_worker(1));
     sample_workers_.push_back(std::move(w));
     worker_busy_.push_back(false);
@@ -678,7 +678,7 @@ absl::Status Interpreter::Impl::RunSplit(
     }
     return absl::OkStatus();
   };
-  if (observer != nullptr) {
+  if (in_order) {
     for (int64_t b = 0; b < batch; ++b) {
       RETURN_IF_ERROR(run_sample(*observed_worker_, b));
     }

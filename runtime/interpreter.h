@@ -14,7 +14,8 @@
 //  - Observers see every tensor an op produces, right after the op.
 //  - Batches: when the samples are independent (interpreter_batch.h), a
 //    batched run is computed sample by sample, in parallel on the threads
-//    (one sample after the other, and seen so, when there is an observer).
+//    (one sample after the other, and seen so, when there is an observer
+//    that is not ConcurrentObserve).
 #ifndef QFORGE_RUNTIME_INTERPRETER_H_
 #define QFORGE_RUNTIME_INTERPRETER_H_
 
@@ -42,6 +43,10 @@ class TensorObserver {
   // input of the entry subgraph). Valid only during the call.
   virtual void Observe(int subgraph, int op_index, int tensor_index,
                        const RtTensor& tensor) = 0;
+  // True if Observe may be called from several threads at once (for
+  // different samples of a batch) and what it records does not depend on
+  // the order of the calls; a batched run then keeps its samples parallel.
+  virtual bool ConcurrentObserve() const { return false; }
 };
 
 class Interpreter {
