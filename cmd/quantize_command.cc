@@ -25,7 +25,7 @@ struct QuantizeArgs {
   std::string stats;
   DataFlags data;
   std::string output;
-  std::string method = "minmax";
+  std::string method;  // "": mse on exact histograms, else minmax
   std::string scheme = "int8";
   std::string input_type = "float32";
   std::string output_type = "float32";
@@ -48,9 +48,6 @@ absl::StatusOr<ir::DataType> ParseIoType(const std::string& flag,
 absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   quantizer::QuantizeOptions options;
   ASSIGN_OR_RETURN(options.scheme, quantizer::ParseScheme(args.scheme));
-  ASSIGN_OR_RETURN(options.range, calibration::ParseRangeMethod(args.method));
-  if (options.scheme == quantizer::Scheme::kInt16x8)
-    options.range.num_bits = 16;
   ASSIGN_OR_RETURN(options.input_type,
                    ParseIoType("--input-type", args.input_type));
   ASSIGN_OR_RETURN(options.output_type,
@@ -84,6 +81,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
     calibration::CalibrateOptions co;
     co.threads = args.threads;
+    co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
     Progress progress("calibrate", flags.quiet);
     co.progress = [&progress](int64_t d, int64_t t) { progress.Update(d, t); };
     absl::StatusOr<calibration::StatsFile> s =
@@ -97,6 +95,18 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--scheme ", args.scheme, " needs --stats STATS or --data SPEC"));
   }
+  // The default range method: MSE-optimal clipping when the histograms hold
+  // every value (--data, or qforge calibrate --histogram-stride 1); minmax
+  // on subsampled histograms, which may miss whole channels.
+  std::string method = args.method;
+  if (method.empty()) {
+    method = stats.has_value() && stats->fingerprint.histogram_stride == 1
+                 ? "mse"
+                 : "minmax";
+  }
+  ASSIGN_OR_RETURN(options.range, calibration::ParseRangeMethod(method));
+  if (options.scheme == quantizer::Scheme::kInt16x8)
+    options.range.num_bits = 16;
   absl::StatusOr<quantizer::QuantizeResult> result =
       quantizer::Quantize(model, stats ? &*stats : nullptr, options);
   if (!result.ok()) {
@@ -114,8 +124,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   if (!flags.quiet) {
     std::fprintf(stderr,
                  "quantize (%s, %s): %d ops quantized, %zu kept float\n",
-                 args.scheme.c_str(), args.method.c_str(),
-                 result->ops_quantized, result->kept_float.size());
+                 args.scheme.c_str(), method.c_str(), result->ops_quantized,
+                 result->kept_float.size());
     for (const quantizer::KeptFloat& k : result->kept_float) {
       std::fprintf(stderr, "  float: op %d %s: %s\n", k.op_index,
                    k.op_name.c_str(), k.reason.c_str());
@@ -139,7 +149,8 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   sub->add_option("-o,--output", args->output, "The quantized model")
       ->required();
   sub->add_option("--method", args->method,
-                  "Range method: minmax|percentile:P|kl|mse (default minmax)");
+                  "Range method: minmax|percentile:P|kl|mse (default: mse "
+                  "when the histograms are exact, else minmax)");
   sub->add_option("--scheme", args->scheme,
                   "int8|int16x8|dynamic|float16 (default int8)");
   sub->add_option("--input-type", args->input_type, "float32|int8|uint8|int16");

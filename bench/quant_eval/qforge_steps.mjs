@@ -28,9 +28,9 @@ export function writeDataNpy(inputs, dir) {
 }
 
 /** qforge calibrate. Returns { ok, ms, message, code }. */
-export async function calibrate(qforge, model, data, out, { timeoutMs }) {
+export async function calibrate(qforge, model, data, out, { timeoutMs, histogramStride = 1 }) {
   const t0 = performance.now();
-  const r = await runProgram(qforge, ['calibrate', model, ...data, '-o', out, '--threads', '1', '-q'], timeoutMs);
+  const r = await runProgram(qforge, ['calibrate', model, ...data, '-o', out, '--threads', '1', '--histogram-stride', String(histogramStride), '-q'], timeoutMs);
   const ms = Math.round(performance.now() - t0);
   if (r.code !== 0) return { ok: false, ms, code: r.code, message: r.timedOut ? 'timeout' : firstError(r.stderr) };
   return { ok: true, ms };

@@ -11,6 +11,8 @@
 //
 //   node bench/quant_eval/quant_eval.mjs [--quick] [--qforge BIN] [--make-inputs BIN]
 //        [--corpus DIR] [--schemes int8,int16x8,dynamic,float16] [--method M]
+//        [--histogram-stride N] (qforge calibrate's; default 1: every value,
+//        so that percentile/kl/mse see whole tensors)
 //        [--filter REGEX] [--jobs 2] [--timeout 180] [--out DIR] [--work DIR] [--keep]
 //
 // --quick: the starter set (corpus README 7a), int8 only, int8 twins only.
@@ -35,7 +37,7 @@ import { writeWithLogits } from './expose.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const SCHEMES = ['int8', 'int16x8', 'dynamic', 'float16'];
-const USAGE = 'usage: node bench/quant_eval/quant_eval.mjs [--quick] [--qforge BIN] [--make-inputs BIN] [--corpus DIR] [--schemes LIST] [--method M] [--filter REGEX] [--jobs N] [--timeout S] [--out DIR] [--work DIR] [--keep]';
+const USAGE = 'usage: node bench/quant_eval/quant_eval.mjs [--quick] [--qforge BIN] [--make-inputs BIN] [--corpus DIR] [--schemes LIST] [--method M] [--histogram-stride N] [--filter REGEX] [--jobs N] [--timeout S] [--out DIR] [--work DIR] [--keep]';
 
 function usage(msg) {
   process.stderr.write(`quant_eval: ${msg}\n${USAGE}\n`);
@@ -53,6 +55,7 @@ function parseArgs(argv) {
     else if (k === '--corpus') a.corpus = path.resolve(value());
     else if (k === '--schemes') a.schemes = value().split(',').filter(Boolean);
     else if (k === '--method') a.method = value();
+    else if (k === '--histogram-stride') a.histogramStride = Number(value());
     else if (k === '--filter') a.filter = new RegExp(value());
     else if (k === '--jobs') a.jobs = Number(value());
     else if (k === '--timeout') a.timeout = Number(value());
@@ -234,7 +237,7 @@ async function evalModel(m, runner, a, work) {
 
   // Calibration (the static schemes need it; dynamic and float16 do not).
   const stats = path.join(workDir, 'stats.json');
-  const cal = await calibrate(a.qforge, modelPath, writeDataNpy(data.calib, path.join(workDir, 'calib_npy')), stats, { timeoutMs: a.timeout * 1000 });
+  const cal = await calibrate(a.qforge, modelPath, writeDataNpy(data.calib, path.join(workDir, 'calib_npy')), stats, { timeoutMs: a.timeout * 1000, histogramStride: a.histogramStride ?? 1 });
   res.calibrate = { ok: cal.ok, ms: cal.ms, error: cal.ok ? undefined : cal.message, code: cal.code };
 
   for (const scheme of a.schemes) {
@@ -330,7 +333,7 @@ async function main() {
 
   const seconds = (performance.now() - t0) / 1000;
   const meta = {
-    date: new Date().toISOString(), quick: !!a.quick, schemes: a.schemes, method: a.method ?? 'minmax (default)',
+    date: new Date().toISOString(), quick: !!a.quick, schemes: a.schemes, method: a.method ?? 'default (mse on exact histograms)', histogram_stride: a.histogramStride ?? 1,
     qforge: version, corpus: a.corpus, runtimes: labels, seconds: +seconds.toFixed(1), jobs: a.jobs, cpus: os.cpus().length,
   };
   const fails = failures(results);
