@@ -42,7 +42,7 @@ L.push('| --- | --- | --- | --- | --- | --- |');
 for (const m of models) {
   for (const t of m.twins ?? []) {
     if (!t.gate || t.delta_db === undefined || t.delta_db === null) continue;
-    L.push(`| ${m.id} | ${path.basename(t.path)} (${t.gate}) | ${db(t.sqnr_db)} | ${db(t.ours_db)} | ${t.delta_db >= 0 ? '+' : ''}${t.delta_db.toFixed(1)} | ${t.pass ? 'pass' : 'FAIL'} |`);
+    L.push(`| ${m.id} | ${path.basename(t.path)} (${t.gate}) | ${t.ok ? db(t.sqnr_db) : `${db(t.alt?.sqnr_db)} (tfjs)`} | ${db(t.ours_db)} | ${t.delta_db >= 0 ? '+' : ''}${t.delta_db.toFixed(1)} | ${t.pass ? 'pass' : 'FAIL'} |`);
   }
 }
 process.stdout.write(`${L.join('\n')}\n`);
