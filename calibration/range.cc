@@ -163,6 +163,11 @@ Range KlRange(const TensorStats& s, int num_bits) {
     std::vector<double> p(hist.begin(), hist.begin() + i);
     double outliers = 0.0;
     for (int k = i; k < kBins; ++k) outliers += hist[k];
+    // KL clips outliers. A threshold below most of the mass piles it into
+    // P's last bin, where the normalized Q piles its few remaining values
+    // too: the divergence vanishes and a distribution away from zero (an
+    // autoencoder bottleneck in [1.1, 3.6]) got clipped to its minimum.
+    if (outliers > 0.5 * nonzero_mass) continue;
     p[i - 1] += outliers;
     // Q: the first i bins merged into `levels` groups, each group's mass
     // spread over the bins where P is non-zero (TensorRT's rule: P's last

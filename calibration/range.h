@@ -6,7 +6,7 @@
 //   percentile:P    the (100-P)th and Pth percentiles (P in (50, 100])
 //   kl              TensorRT's entropy method: the clipping threshold whose
 //                   quantized distribution is closest (KL divergence) to
-//                   the observed one
+//                   the observed one (clipping at most half of the values)
 //   mse             the clipping range minimising the expected squared
 //                   quantization error (clipping + rounding)
 #ifndef QFORGE_CALIBRATION_RANGE_H_

@@ -167,6 +167,31 @@ TEST(RangeTest, MseIgnoresTheZeroSpikeOfAReluOutput) {
   EXPECT_NEAR(ComputeRange(u, *ParseRangeMethod("mse")).max, 1.0, 0.02);
 }
 
+TEST(RangeTest, KlNeverClipsMostOfTheValues) {
+  // model_ToyCar's bottleneck (FULLY_CONNECTED 4, ReLU, 8 units x 20 real
+  // vectors): every value in [1.12, 3.62], none near zero. Its histogram
+  // (value, count) as calibration recorded it. KL over |x| tried a
+  // threshold at the minimum, where P and the normalized Q are the same
+  // single spike (divergence 0), and clipped the tensor to [0, 1.13].
+  const std::vector<std::pair<float, int>> hist = {
+      {1.125f, 1}, {1.156f, 2},  {1.344f, 1}, {1.438f, 2}, {1.469f, 2},
+      {1.531f, 3}, {1.562f, 1},  {1.594f, 1}, {1.625f, 1}, {1.656f, 6},
+      {1.688f, 2}, {1.719f, 2},  {1.75f, 1},  {1.781f, 3}, {1.844f, 6},
+      {1.875f, 2}, {1.906f, 7},  {1.938f, 5}, {1.969f, 3}, {2.0f, 8},
+      {2.062f, 6}, {2.125f, 9},  {2.188f, 4}, {2.25f, 1},  {2.312f, 3},
+      {2.438f, 3}, {2.5f, 1},    {2.562f, 4}, {2.625f, 2}, {2.688f, 2},
+      {2.75f, 5},  {2.812f, 8},  {2.875f, 9}, {2.938f, 3}, {3.0f, 3},
+      {3.062f, 6}, {3.125f, 10}, {3.188f, 5}, {3.25f, 6},  {3.312f, 1},
+      {3.375f, 5}, {3.438f, 1},  {3.6219f, 4}};
+  std::vector<float> v;
+  for (const auto& [x, n] : hist) v.insert(v.end(), n, x);
+  const TensorStats s = FromSamples(v);
+  const Range r = ComputeRange(s, *ParseRangeMethod("kl"));
+  // At most half of the values clipped: the threshold is at least the
+  // median (2.44).
+  EXPECT_GT(r.max, 2.4);
+}
+
 TEST(RangeTest, EmptyAndConstantStatsAreSafe) {
   TensorStats empty;
   for (const char* m : {"minmax", "percentile:99", "kl", "mse"}) {
