@@ -23,6 +23,7 @@ void RegisterInspect(CLI::App& app, CommandContext& ctx);
 void RegisterCopy(CLI::App& app, CommandContext& ctx);
 void RegisterRun(CLI::App& app, CommandContext& ctx);
 void RegisterQuantize(CLI::App& app, CommandContext& ctx);
+void RegisterReport(CLI::App& app, CommandContext& ctx);
 void RegisterCalibrate(CLI::App& app, CommandContext& ctx);  // + merge-stats
 
 }  // namespace qforge::cmd

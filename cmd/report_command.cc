@@ -1,0 +1,88 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// qforge report FLOAT QUANT --data SPEC [--format text|json|md|html]
+//               [-o FILE] [--min-sqnr DB] [--threads N]
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/exit_codes.h"
+#include "base/file_io.h"
+#include "base/status_macros.h"
+#include "cmd/command.h"
+#include "cmd/data_flags.h"
+#include "cmd/progress.h"
+#include "cmd/report_output.h"
+#include "formats/tflite_reader.h"
+#include "report/render.h"
+#include "report/report.h"
+
+namespace qforge::cmd {
+namespace {
+
+struct ReportArgs {
+  std::string float_model, quant_model;
+  DataFlags data;
+  std::string format;
+  std::string output;
+  double min_sqnr = -std::numeric_limits<double>::infinity();
+  int threads = 0;
+};
+
+absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
+  report::Format format = report::Format::kText;
+  if (!args.format.empty()) {
+    ASSIGN_OR_RETURN(format, report::ParseFormat(args.format));
+  } else if (!args.output.empty()) {
+    format = report::FormatForPath(args.output);
+  }
+  ASSIGN_OR_RETURN(ir::Model float_model,
+                   formats::ReadTfliteFile(args.float_model));
+  ASSIGN_OR_RETURN(ir::Model quant_model,
+                   formats::ReadTfliteFile(args.quant_model));
+  ReportRun run;
+  run.float_label = args.float_model;
+  run.quant_label = args.quant_model;
+  run.threads = args.threads;
+  run.quiet = flags.quiet;
+  ASSIGN_OR_RETURN(report::Report r,
+                   MakeReport(float_model, quant_model, args.data, run));
+  const std::string text = report::Render(r, format);
+  if (args.output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    const std::string inputs[] = {args.float_model, args.quant_model};
+    RETURN_IF_ERROR(WriteFileAtomic(args.output, text, inputs));
+  }
+  return CheckMinSqnr(r, args.min_sqnr);
+}
+
+}  // namespace
+
+void RegisterReport(CLI::App& app, CommandContext& ctx) {
+  auto args = std::make_shared<ReportArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "report",
+      "Compare a quantized model with its float model, layer by layer");
+  sub->add_option("float", args->float_model, "The float .tflite model")
+      ->required();
+  sub->add_option("quant", args->quant_model, "The quantized .tflite model")
+      ->required();
+  AddDataFlags(sub, args->data, /*required=*/true);
+  sub->add_option("--format", args->format,
+                  "text|json|md|html (default: from -o's extension, else "
+                  "text)");
+  sub->add_option("-o,--output", args->output,
+                  "Write the report here (default: stdout)");
+  sub->add_option("--min-sqnr", args->min_sqnr,
+                  "Exit 4 when any output's SQNR is below DB");
+  sub->add_option("--threads", args->threads,
+                  "Samples run in parallel (default: all cores)");
+  sub->callback([args, &ctx]() { ctx.status = RunReport(*args, ctx.flags); });
+}
+
+}  // namespace qforge::cmd

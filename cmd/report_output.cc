@@ -1,0 +1,65 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "cmd/report_output.h"
+
+#include <cmath>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/exit_codes.h"
+#include "cmd/progress.h"
+#include "report/render.h"
+
+namespace qforge::cmd {
+
+absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
+                                          const ir::Model& quant_model,
+                                          const DataFlags& data,
+                                          const ReportRun& run) {
+  report::ReportOptions options;
+  options.threads = run.threads;
+  absl::StatusOr<formats::SampleSource> source = OpenData(data, float_model);
+  if (!source.ok()) {
+    bool integer_inputs = false;
+    if (!quant_model.subgraphs.empty()) {
+      for (int32_t t : quant_model.subgraphs[0].inputs) {
+        integer_inputs |=
+            quant_model.subgraphs[0].tensors[t].type != ir::DataType::kFloat32;
+      }
+    }
+    if (!integer_inputs) return source.status();
+    absl::StatusOr<formats::SampleSource> q = OpenData(data, quant_model);
+    if (!q.ok()) return source.status();  // the float model's complaint
+    source = std::move(q);
+    options.data_for_quant_model = true;
+  }
+  Progress progress("report", run.quiet);
+  options.progress = [&progress](int64_t d, int64_t t) {
+    progress.Update(d, t);
+  };
+  absl::StatusOr<report::Report> r =
+      report::BuildReport(float_model, quant_model, *source, options);
+  if (!r.ok()) {
+    return absl::Status(r.status().code(), absl::StrCat(run.quant_label, ": ",
+                                                        r.status().message()));
+  }
+  r->float_model = run.float_label;
+  r->quant_model = run.quant_label;
+  return r;
+}
+
+absl::Status CheckMinSqnr(const report::Report& report, double min_sqnr) {
+  std::vector<std::string> below;
+  for (const report::OutputReport& o : report.outputs) {
+    if (o.metrics.sqnr_db < min_sqnr) {
+      below.push_back(absl::StrCat("output ", o.index, " '", o.name, "' ",
+                                   report::FormatDb(o.metrics.sqnr_db), " dB"));
+    }
+  }
+  if (below.empty()) return absl::OkStatus();
+  return AccuracyBoundError(absl::StrCat(
+      report.quant_model, ": SQNR below --min-sqnr ",
+      report::FormatDb(min_sqnr), " dB: ", absl::StrJoin(below, ", ")));
+}
+
+}  // namespace qforge::cmd

@@ -1,0 +1,517 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// BuildReport: both models run sample by sample; an observer on the float
+// run copies the activations the report compares (one sample's worth), an
+// observer on the quantized run folds each matched tensor into per-sample
+// sums right away. Per-sample sums are merged in sample order.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "calibration/histogram.h"
+#include "report/float_ops.h"
+#include "report/model_inputs.h"
+#include "report/report.h"
+#include "report/tensor_match.h"
+#include "runtime/interpreter.h"
+
+namespace qforge::report {
+namespace {
+
+constexpr int kHistogramBins = 64;
+
+// One compared tensor: a quantized layer, or the float output of an op
+// kept float.
+struct Slot {
+  int q_tensor = 0;
+  int capture = 0;  // index into the float captures
+  bool quantized = false;
+  ir::DataType qtype = ir::DataType::kInt8;
+  QuantGrid grid;
+};
+
+struct Plan {
+  std::vector<Slot> slots;
+  std::map<int, int> slot_of_q;     // quantized model tensor -> slot
+  std::map<int, int> capture_of_f;  // float model tensor -> capture
+  std::vector<bool> capture_histogram;
+};
+
+QuantGrid GridOf(const ir::Tensor& t) {
+  QuantGrid g;
+  g.scale = t.quantization->scale[0];
+  g.zero_point =
+      t.quantization->zero_point.empty() ? 0 : t.quantization->zero_point[0];
+  switch (t.type) {
+    case ir::DataType::kUInt8:
+      g.qmin = 0, g.qmax = 255;
+      break;
+    case ir::DataType::kInt16:
+      g.qmin = -32768, g.qmax = 32767;
+      break;
+    default:
+      g.qmin = -128, g.qmax = 127;
+      break;
+  }
+  return g;
+}
+
+std::vector<int> Producers(const ir::Subgraph& sg) {
+  std::vector<int> producer(sg.tensors.size(), -1);
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    for (int32_t o : sg.operators[i].outputs) {
+      if (o >= 0) producer[o] = static_cast<int>(i);
+    }
+  }
+  return producer;
+}
+
+// The float model's copy of the activations one sample needs, and the
+// histograms of the quantized layers' float values (integer counts: they
+// merge exactly in any order).
+class FloatCapture : public runtime::TensorObserver {
+ public:
+  explicit FloatCapture(const Plan& plan)
+      : plan_(plan),
+        values_(plan.capture_of_f.size()),
+        seen_(plan.capture_of_f.size(), false),
+        histograms_(plan.capture_of_f.size()) {
+    for (size_t c = 0; c < histograms_.size(); ++c) {
+      if (plan.capture_histogram[c])
+        histograms_[c] = std::make_unique<calibration::DenseHistogram>();
+    }
+  }
+  void Reset() { std::fill(seen_.begin(), seen_.end(), false); }
+  void Observe(int subgraph, int /*op*/, int tensor,
+               const runtime::RtTensor& t) override {
+    if (subgraph != 0 || t.type != ir::DataType::kFloat32 || t.data == nullptr)
+      return;
+    auto it = plan_.capture_of_f.find(tensor);
+    if (it == plan_.capture_of_f.end()) return;
+    const int c = it->second;
+    const float* data = t.Data<float>();
+    const int64_t n = t.NumElements();
+    values_[c].assign(data, data + n);
+    seen_[c] = true;
+    if (histograms_[c] != nullptr) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (std::isfinite(data[i])) histograms_[c]->AddFinite(data[i]);
+      }
+    }
+  }
+  const std::vector<float>* Get(int c) const {
+    return seen_[c] ? &values_[c] : nullptr;
+  }
+  void FlushHistogram(int c, calibration::Histogram& out) {
+    if (histograms_[c] != nullptr) histograms_[c]->FlushInto(out);
+  }
+
+ private:
+  const Plan& plan_;
+  std::vector<std::vector<float>> values_;
+  std::vector<bool> seen_;
+  std::vector<std::unique_ptr<calibration::DenseHistogram>> histograms_;
+};
+
+// What one sample contributes.
+struct Partial {
+  std::vector<ErrorSums> slots, outputs;
+  std::vector<int8_t> top1, top5;  // per output: -1 n/a, 0, 1
+  std::vector<int64_t> classes;
+};
+
+class QuantCompare : public runtime::TensorObserver {
+ public:
+  QuantCompare(const Plan& plan, const FloatCapture& floats, Partial& partial)
+      : plan_(plan), floats_(floats), partial_(partial) {}
+  void Observe(int subgraph, int /*op*/, int tensor,
+               const runtime::RtTensor& t) override {
+    if (subgraph != 0 || t.data == nullptr) return;
+    auto it = plan_.slot_of_q.find(tensor);
+    if (it == plan_.slot_of_q.end()) return;
+    const Slot& slot = plan_.slots[it->second];
+    const std::vector<float>* f = floats_.Get(slot.capture);
+    const int64_t n = t.NumElements();
+    if (f == nullptr || static_cast<int64_t>(f->size()) != n) return;
+    ErrorSums& s = partial_.slots[it->second];
+    if (!slot.quantized) {
+      if (t.type == ir::DataType::kFloat32)
+        s.AddFloat(f->data(), t.Data<float>(), n);
+      return;
+    }
+    switch (t.type) {
+      case ir::DataType::kInt8:
+        s.AddQuantized(f->data(), t.Data<int8_t>(), n, slot.grid);
+        break;
+      case ir::DataType::kUInt8:
+        s.AddQuantized(f->data(), t.Data<uint8_t>(), n, slot.grid);
+        break;
+      case ir::DataType::kInt16:
+        s.AddQuantized(f->data(), t.Data<int16_t>(), n, slot.grid);
+        break;
+      default:
+        break;
+    }
+  }
+
+ private:
+  const Plan& plan_;
+  const FloatCapture& floats_;
+  Partial& partial_;
+};
+
+// An output as float values (dequantized when the model returns integers).
+absl::StatusOr<std::vector<float>> OutputValues(const ir::HostTensor& out,
+                                                const ir::Tensor& desc) {
+  if (out.type() == ir::DataType::kFloat32) {
+    absl::Span<const float> v = out.Flat<float>();
+    return std::vector<float>(v.begin(), v.end());
+  }
+  ir::Tensor float_desc = desc;
+  float_desc.type = ir::DataType::kFloat32;
+  ASSIGN_OR_RETURN(ir::HostTensor f, ConvertInput(out, desc, float_desc));
+  absl::Span<const float> v = f.Flat<float>();
+  return std::vector<float>(v.begin(), v.end());
+}
+
+// Classes along the only non-unit axis of one sample's output, or 0.
+int64_t ClassCount(const std::vector<int64_t>& shape) {
+  if (shape.empty()) return 0;
+  for (size_t d = 0; d + 1 < shape.size(); ++d) {
+    if (shape[d] != 1) return 0;
+  }
+  return shape.back() >= 2 ? shape.back() : 0;
+}
+
+int64_t ArgMax(const std::vector<float>& v) {
+  int64_t best = 0;
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (v[i] > v[static_cast<size_t>(best)]) best = static_cast<int64_t>(i);
+  }
+  return best;
+}
+
+// Whether class `c` is among the k largest of `v` (ties: lower index first).
+bool InTopK(const std::vector<float>& v, int64_t c, int k) {
+  int above = 0;
+  const float x = v[static_cast<size_t>(c)];
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] > x || (v[i] == x && static_cast<int64_t>(i) < c)) ++above;
+  }
+  return above < k;
+}
+
+Histogram Rebin(const calibration::Histogram& h, const Metrics& m,
+                const QuantGrid& grid) {
+  Histogram out;
+  out.lo = std::min(m.float_min, grid.lo());
+  out.hi = std::max(m.float_max, grid.hi());
+  if (!(out.hi > out.lo)) out.hi = out.lo + 1;
+  out.counts.assign(kHistogramBins, 0);
+  const double width = (out.hi - out.lo) / kHistogramBins;
+  for (const calibration::Bin& b : h.SortedBins()) {
+    const double mid = 0.5 * (std::max(b.lo, out.lo) + std::min(b.hi, out.hi));
+    const int k = static_cast<int>(
+        std::clamp((mid - out.lo) / width, 0.0, kHistogramBins - 1.0));
+    out.counts[static_cast<size_t>(k)] += b.count;
+  }
+  return out;
+}
+
+}  // namespace
+
+double MinOutputSqnr(const Report& report) {
+  double m = std::numeric_limits<double>::infinity();
+  for (const OutputReport& o : report.outputs)
+    m = std::min(m, o.metrics.sqnr_db);
+  return m;
+}
+
+absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
+                                   const ir::Model& quant_model,
+                                   const formats::SampleSource& data,
+                                   const ReportOptions& options) {
+  if (float_model.subgraphs.empty() || quant_model.subgraphs.empty()) {
+    return absl::InvalidArgumentError("a model has no subgraph");
+  }
+  const ir::Subgraph& fsg = float_model.subgraphs[0];
+  const ir::Subgraph& qsg = quant_model.subgraphs[0];
+  if (fsg.inputs.size() != qsg.inputs.size() ||
+      fsg.outputs.size() != qsg.outputs.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the models do not correspond: the float model has ", fsg.inputs.size(),
+        " inputs and ", fsg.outputs.size(), " outputs, the quantized one ",
+        qsg.inputs.size(), " and ", qsg.outputs.size()));
+  }
+  if (data.size() == 0) {
+    return absl::InvalidArgumentError("the data set has no samples");
+  }
+
+  Report report;
+  report.samples = data.size();
+  report.data_fingerprint = data.Fingerprint();
+  report.weight_only = !HasIntegerActivations(quant_model);
+  if (!report.weight_only) report.float_ops = FindFloatOps(quant_model);
+
+  // Which tensors to compare.
+  const std::map<std::string, int> float_by_name =
+      FloatActivationsByName(float_model);
+  Plan plan;
+  std::vector<int> slot_float_op;  // slot -> index into report.float_ops
+  auto capture_for = [&plan](int f_tensor, bool histogram) {
+    auto [it, inserted] = plan.capture_of_f.emplace(
+        f_tensor, static_cast<int>(plan.capture_of_f.size()));
+    if (inserted) plan.capture_histogram.push_back(false);
+    if (histogram) plan.capture_histogram[it->second] = true;
+    return it->second;
+  };
+  for (size_t t = 0; t < qsg.tensors.size(); ++t) {
+    const ir::Tensor& qt = qsg.tensors[t];
+    if (!IsQuantizedActivation(quant_model, qt)) continue;
+    const std::string fname = MatchFloatName(qt.name, float_by_name);
+    if (fname.empty()) continue;
+    Slot s;
+    s.q_tensor = static_cast<int>(t);
+    s.capture = capture_for(float_by_name.at(fname), true);
+    s.quantized = true;
+    s.qtype = qt.type;
+    s.grid = GridOf(qt);
+    plan.slot_of_q[s.q_tensor] = static_cast<int>(plan.slots.size());
+    plan.slots.push_back(s);
+    slot_float_op.push_back(-1);
+  }
+  for (size_t k = 0; k < report.float_ops.size(); ++k) {
+    const std::vector<int32_t>& outs =
+        qsg.operators[report.float_ops[k].op_index].outputs;
+    if (outs.empty() || outs[0] < 0 ||
+        qsg.tensors[outs[0]].type != ir::DataType::kFloat32)
+      continue;
+    auto f = float_by_name.find(qsg.tensors[outs[0]].name);
+    if (f == float_by_name.end()) continue;
+    Slot s;
+    s.q_tensor = outs[0];
+    s.capture = capture_for(f->second, false);
+    plan.slot_of_q[s.q_tensor] = static_cast<int>(plan.slots.size());
+    plan.slots.push_back(s);
+    slot_float_op.push_back(static_cast<int>(k));
+  }
+  const size_t num_outputs = fsg.outputs.size();
+
+  int threads =
+      options.threads > 0
+          ? options.threads
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(std::min<int64_t>(threads, data.size()));
+
+  struct Worker {
+    std::unique_ptr<runtime::Interpreter> float_run, quant_run;
+    std::unique_ptr<FloatCapture> capture;
+    absl::Status status;
+  };
+  std::vector<Worker> workers(static_cast<size_t>(threads));
+  for (Worker& w : workers) {
+    runtime::InterpreterOptions io;
+    io.threads = 1;
+    absl::StatusOr<std::unique_ptr<runtime::Interpreter>> f =
+        runtime::Interpreter::Create(float_model, io);
+    if (!f.ok()) {
+      return absl::Status(f.status().code(),
+                          absl::StrCat("float model: ", f.status().message()));
+    }
+    absl::StatusOr<std::unique_ptr<runtime::Interpreter>> q =
+        runtime::Interpreter::Create(quant_model, io);
+    if (!q.ok()) {
+      return absl::Status(
+          q.status().code(),
+          absl::StrCat("quantized model: ", q.status().message()));
+    }
+    w.float_run = std::move(*f);
+    w.quant_run = std::move(*q);
+    w.capture = std::make_unique<FloatCapture>(plan);
+  }
+
+  // Totals, merged in sample order.
+  std::vector<ErrorSums> slot_sums(plan.slots.size()), output_sums(num_outputs);
+  std::vector<uint64_t> top1(num_outputs, 0), top5(num_outputs, 0),
+      judged(num_outputs, 0);
+  std::vector<int64_t> classes(num_outputs, -1);
+  std::mutex merge_mu;
+  std::map<int64_t, Partial> pending;
+  int64_t next_merge = 0;
+  auto merge = [&](int64_t k, Partial p) {
+    std::lock_guard<std::mutex> lock(merge_mu);
+    pending.emplace(k, std::move(p));
+    while (!pending.empty() && pending.begin()->first == next_merge) {
+      Partial& q = pending.begin()->second;
+      for (size_t s = 0; s < slot_sums.size(); ++s)
+        slot_sums[s].Merge(q.slots[s]);
+      for (size_t j = 0; j < num_outputs; ++j) {
+        output_sums[j].Merge(q.outputs[j]);
+        if (classes[j] < 0) classes[j] = q.classes[j];
+        if (q.top1[j] >= 0 && q.classes[j] == classes[j]) {
+          ++judged[j];
+          top1[j] += static_cast<uint64_t>(q.top1[j]);
+          if (q.top5[j] >= 0) top5[j] += static_cast<uint64_t>(q.top5[j]);
+        }
+      }
+      pending.erase(pending.begin());
+      ++next_merge;
+      if (options.progress) options.progress(next_merge, data.size());
+    }
+  };
+
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> failed{false};
+  auto run_sample = [&](Worker& w, int64_t k) -> absl::Status {
+    ASSIGN_OR_RETURN(std::vector<ir::HostTensor> given, data.Get(k));
+    std::vector<ir::HostTensor> finputs, qinputs;
+    for (size_t i = 0; i < given.size() && i < fsg.inputs.size(); ++i) {
+      const ir::Tensor& ft = fsg.tensors[fsg.inputs[i]];
+      const ir::Tensor& qt = qsg.tensors[qsg.inputs[i]];
+      if (options.data_for_quant_model) {
+        ASSIGN_OR_RETURN(ir::HostTensor f, ConvertInput(given[i], qt, ft));
+        finputs.push_back(std::move(f));
+        qinputs.push_back(std::move(given[i]));
+      } else {
+        ASSIGN_OR_RETURN(ir::HostTensor q, ConvertInput(given[i], ft, qt));
+        qinputs.push_back(std::move(q));
+        finputs.push_back(std::move(given[i]));
+      }
+    }
+    w.capture->Reset();
+    absl::Status s = w.float_run->Run(finputs, w.capture.get());
+    if (!s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("float model: ", s.message()));
+    }
+    Partial p;
+    p.slots.resize(plan.slots.size());
+    p.outputs.resize(num_outputs);
+    p.top1.assign(num_outputs, -1);
+    p.top5.assign(num_outputs, -1);
+    p.classes.assign(num_outputs, 0);
+    QuantCompare compare(plan, *w.capture, p);
+    s = w.quant_run->Run(qinputs, &compare);
+    if (!s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat("quantized model: ", s.message()));
+    }
+    for (size_t j = 0; j < num_outputs; ++j) {
+      const ir::HostTensor fo = w.float_run->OutputHost(static_cast<int>(j));
+      const ir::HostTensor qo = w.quant_run->OutputHost(static_cast<int>(j));
+      if (fo.type() != ir::DataType::kFloat32) continue;
+      ASSIGN_OR_RETURN(std::vector<float> fv,
+                       OutputValues(fo, fsg.tensors[fsg.outputs[j]]));
+      ASSIGN_OR_RETURN(std::vector<float> qv,
+                       OutputValues(qo, qsg.tensors[qsg.outputs[j]]));
+      if (fv.size() != qv.size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "output ", j, ": the float model gives ", fo.DebugString(),
+            ", the quantized one ", qo.DebugString()));
+      }
+      p.outputs[j].AddFloat(fv.data(), qv.data(),
+                            static_cast<int64_t>(fv.size()));
+      p.classes[j] = ClassCount(fo.shape());
+      if (p.classes[j] > 0) {
+        const int64_t c = ArgMax(fv);
+        p.top1[j] = ArgMax(qv) == c ? 1 : 0;
+        if (p.classes[j] > 5) p.top5[j] = InTopK(qv, c, 5) ? 1 : 0;
+      }
+    }
+    merge(k, std::move(p));
+    return absl::OkStatus();
+  };
+  auto work = [&](Worker& w) {
+    for (;;) {
+      const int64_t k = next.fetch_add(1);
+      if (k >= data.size() || failed) return;
+      absl::Status s = run_sample(w, k);
+      if (!s.ok()) {
+        w.status = absl::Status(
+            s.code(), absl::StrCat("sample ", k, " (", data.SampleName(k),
+                                   "): ", s.message()));
+        failed = true;
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t i = 1; i < workers.size(); ++i) {
+    pool.emplace_back([&, i] { work(workers[i]); });
+  }
+  work(workers[0]);
+  for (std::thread& t : pool) t.join();
+  for (Worker& w : workers) RETURN_IF_ERROR(w.status);
+
+  // Layers, worst first.
+  const std::vector<int> producer = Producers(qsg);
+  std::vector<int> layer_slot;
+  for (size_t s = 0; s < plan.slots.size(); ++s) {
+    const Slot& slot = plan.slots[s];
+    if (slot_sums[s].count + slot_sums[s].nonfinite == 0) continue;
+    if (!slot.quantized) {
+      report.float_ops[slot_float_op[s]].output_metrics =
+          Finish(slot_sums[s], nullptr);
+      continue;
+    }
+    LayerReport l;
+    const ir::Tensor& qt = qsg.tensors[slot.q_tensor];
+    l.name = qt.name;
+    l.float_name = MatchFloatName(qt.name, float_by_name);
+    l.op_index = producer[slot.q_tensor];
+    l.op = l.op_index >= 0 ? qsg.operators[l.op_index].DisplayName() : "input";
+    l.dtype = std::string(ir::DataTypeName(qt.type));
+    l.grid = slot.grid;
+    l.metrics = Finish(slot_sums[s], &slot.grid);
+    report.layers.push_back(std::move(l));
+    layer_slot.push_back(static_cast<int>(s));
+  }
+  std::vector<size_t> order(report.layers.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const LayerReport& x = report.layers[a];
+    const LayerReport& y = report.layers[b];
+    if (x.metrics.sqnr_db != y.metrics.sqnr_db)
+      return x.metrics.sqnr_db < y.metrics.sqnr_db;
+    return x.op_index < y.op_index;
+  });
+  std::vector<LayerReport> sorted;
+  std::map<int, calibration::Histogram> histograms;  // by capture
+  for (size_t i = 0; i < order.size(); ++i) {
+    LayerReport l = std::move(report.layers[order[i]]);
+    if (static_cast<int>(i) < options.histogram_layers) {
+      const int c = plan.slots[layer_slot[order[i]]].capture;
+      auto [h, fresh] = histograms.try_emplace(c);
+      if (fresh) {
+        for (Worker& w : workers) w.capture->FlushHistogram(c, h->second);
+      }
+      l.histogram = Rebin(h->second, l.metrics, l.grid);
+    }
+    sorted.push_back(std::move(l));
+  }
+  report.layers = std::move(sorted);
+
+  for (size_t j = 0; j < num_outputs; ++j) {
+    OutputReport o;
+    o.index = static_cast<int>(j);
+    const ir::Tensor& qt = qsg.tensors[qsg.outputs[j]];
+    o.name = fsg.tensors[fsg.outputs[j]].name;
+    o.dtype = std::string(ir::DataTypeName(qt.type));
+    o.metrics = Finish(output_sums[j], nullptr);
+    o.classes = std::max<int64_t>(0, classes[j]);
+    o.classifier = o.classes > 0;
+    o.samples = judged[j];
+    o.top1_agree = top1[j];
+    if (o.classes > 5) o.top5_agree = top5[j];
+    report.outputs.push_back(std::move(o));
+  }
+  return report;
+}
+
+}  // namespace qforge::report

@@ -1,0 +1,62 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "report/render.h"
+
+#include <cmath>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace qforge::report {
+
+absl::StatusOr<Format> ParseFormat(const std::string& name) {
+  if (name == "text") return Format::kText;
+  if (name == "json") return Format::kJson;
+  if (name == "md" || name == "markdown") return Format::kMarkdown;
+  if (name == "html") return Format::kHtml;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--format ", name, ": expected text, json, md or html"));
+}
+
+Format FormatForPath(const std::string& path) {
+  const std::string p = absl::AsciiStrToLower(path);
+  if (absl::EndsWith(p, ".json")) return Format::kJson;
+  if (absl::EndsWith(p, ".md") || absl::EndsWith(p, ".markdown"))
+    return Format::kMarkdown;
+  if (absl::EndsWith(p, ".html") || absl::EndsWith(p, ".htm"))
+    return Format::kHtml;
+  return Format::kText;
+}
+
+std::string Render(const Report& report, Format format) {
+  switch (format) {
+    case Format::kText:
+      return RenderText(report);
+    case Format::kJson:
+      return RenderJson(report);
+    case Format::kMarkdown:
+      return RenderMarkdown(report);
+    case Format::kHtml:
+      return RenderHtml(report);
+  }
+  return "";
+}
+
+std::string FormatDb(double db) {
+  if (std::isnan(db)) return "n/a";
+  if (std::isinf(db)) return db > 0 ? "inf" : "-inf";
+  return absl::StrFormat("%.2f", db);
+}
+
+std::string FormatPercent(double fraction) {
+  if (std::isnan(fraction)) return "n/a";
+  return absl::StrFormat("%.1f%%", 100.0 * fraction);
+}
+
+std::string FormatNumber(double v) {
+  if (std::isnan(v)) return "n/a";
+  return absl::StrFormat("%.4g", v);
+}
+
+}  // namespace qforge::report

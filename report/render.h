@@ -1,0 +1,39 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The report as a terminal table (text), JSON (docs/report-json.md),
+// Markdown, or one self-contained HTML page (inline CSS and SVG; no
+// scripts, nothing fetched).
+#ifndef QFORGE_REPORT_RENDER_H_
+#define QFORGE_REPORT_RENDER_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "report/report.h"
+
+namespace qforge::report {
+
+enum class Format { kText, kJson, kMarkdown, kHtml };
+
+// "text", "json", "md" (or "markdown"), "html".
+absl::StatusOr<Format> ParseFormat(const std::string& name);
+// From a file name's extension: .json, .md/.markdown, .html/.htm; anything
+// else is text.
+Format FormatForPath(const std::string& path);
+
+std::string Render(const Report& report, Format format);
+std::string RenderText(const Report& report);
+std::string RenderJson(const Report& report);
+std::string RenderMarkdown(const Report& report);
+std::string RenderHtml(const Report& report);
+
+// Shared by the renderers: "38.21", "inf", "-inf".
+std::string FormatDb(double db);
+// A fraction as a percentage with one decimal, "n/a" for NaN.
+std::string FormatPercent(double fraction);
+// "%.4g".
+std::string FormatNumber(double v);
+
+}  // namespace qforge::report
+
+#endif  // QFORGE_REPORT_RENDER_H_

@@ -1,0 +1,99 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// JSON, schema_version 1 (docs/report-json.md). Numbers that are not
+// finite (an exact layer's SQNR) are null.
+#include <cmath>
+
+#include "nlohmann/json.hpp"
+#include "report/render.h"
+
+namespace qforge::report {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kSchemaVersion = 1;
+
+json Num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json MetricsJson(const Metrics& m, bool quantized) {
+  json j = {{"count", m.count},
+            {"nonfinite", m.nonfinite},
+            {"sqnr_db", Num(m.sqnr_db)},
+            {"cosine", Num(m.cosine)},
+            {"mse", Num(m.mse)},
+            {"max_abs_error", Num(m.max_abs_error)},
+            {"float_min", Num(m.float_min)},
+            {"float_max", Num(m.float_max)}};
+  if (quantized) {
+    j["rmse_over_scale"] = Num(m.rmse_over_scale);
+    j["clipped_fraction"] = Num(m.clipped_fraction);
+    j["range_used"] = Num(m.range_used);
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string RenderJson(const Report& r) {
+  json out;
+  out["schema_version"] = kSchemaVersion;
+  out["float_model"] = r.float_model;
+  out["quant_model"] = r.quant_model;
+  out["samples"] = r.samples;
+  out["data_fingerprint"] = r.data_fingerprint;
+  out["weight_only"] = r.weight_only;
+  out["min_output_sqnr_db"] = Num(MinOutputSqnr(r));
+  json outputs = json::array();
+  for (const OutputReport& o : r.outputs) {
+    json j = {{"index", o.index}, {"name", o.name}, {"dtype", o.dtype}};
+    j.update(MetricsJson(o.metrics, false));
+    j["classifier"] = o.classifier;
+    if (o.classifier) {
+      j["classes"] = o.classes;
+      j["agreement_samples"] = o.samples;
+      j["top1_agree"] = o.top1_agree;
+      j["top5_agree"] =
+          o.top5_agree.has_value() ? json(*o.top5_agree) : json(nullptr);
+    }
+    outputs.push_back(std::move(j));
+  }
+  out["outputs"] = std::move(outputs);
+  json layers = json::array();
+  for (size_t i = 0; i < r.layers.size(); ++i) {
+    const LayerReport& l = r.layers[i];
+    json j = {{"rank", i + 1},
+              {"name", l.name},
+              {"float_name", l.float_name},
+              {"op_index", l.op_index},
+              {"op", l.op},
+              {"dtype", l.dtype},
+              {"scale", l.grid.scale},
+              {"zero_point", l.grid.zero_point},
+              {"qmin", l.grid.qmin},
+              {"qmax", l.grid.qmax}};
+    j.update(MetricsJson(l.metrics, true));
+    if (l.histogram.has_value()) {
+      j["histogram"] = {{"lo", l.histogram->lo},
+                        {"hi", l.histogram->hi},
+                        {"counts", l.histogram->counts}};
+    }
+    layers.push_back(std::move(j));
+  }
+  out["layers"] = std::move(layers);
+  json float_ops = json::array();
+  for (const FloatOp& f : r.float_ops) {
+    json j = {{"op_index", f.op_index},
+              {"op", f.op},
+              {"output", f.output},
+              {"reason", f.reason}};
+    j["output_metrics"] = f.output_metrics.has_value()
+                              ? MetricsJson(*f.output_metrics, false)
+                              : json(nullptr);
+    float_ops.push_back(std::move(j));
+  }
+  out["float_ops"] = std::move(float_ops);
+  return out.dump(2) + "\n";
+}
+
+}  // namespace qforge::report

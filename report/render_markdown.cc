@@ -1,0 +1,82 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Markdown: the same tables as the text report, for pull requests and
+// wikis.
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "report/render.h"
+
+namespace qforge::report {
+namespace {
+
+// Table cells: pipes and backticks would break the table.
+std::string Cell(const std::string& s) {
+  return absl::StrReplaceAll(s, {{"|", "\\|"}, {"`", "'"}, {"\n", " "}});
+}
+
+std::string Agreement(uint64_t agree, uint64_t samples) {
+  return absl::StrFormat(
+      "%d/%d (%s)", agree, samples,
+      FormatPercent(samples ? static_cast<double>(agree) /
+                                  static_cast<double>(samples)
+                            : 0.0));
+}
+
+}  // namespace
+
+std::string RenderMarkdown(const Report& r) {
+  std::string out = "# Quantization report\n\n";
+  absl::StrAppend(&out, "`", Cell(r.float_model), "` vs `", Cell(r.quant_model),
+                  "`, ", r.samples, " samples.\n\n## Outputs\n\n");
+  absl::StrAppend(
+      &out,
+      "| # | output | SQNR (dB) | cosine | max abs error | top-1 | "
+      "top-5 |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
+  for (const OutputReport& o : r.outputs) {
+    absl::StrAppendFormat(
+        &out, "| %d | %s | %s | %.6f | %s | %s | %s |\n", o.index, Cell(o.name),
+        FormatDb(o.metrics.sqnr_db), o.metrics.cosine,
+        FormatNumber(o.metrics.max_abs_error),
+        o.classifier ? Agreement(o.top1_agree, o.samples) : "",
+        o.top5_agree.has_value() ? Agreement(*o.top5_agree, o.samples) : "");
+  }
+  if (r.weight_only) {
+    absl::StrAppend(&out,
+                    "\nWeight-only quantization: activations are float, no "
+                    "quantized layers to compare.\n");
+    return out;
+  }
+  absl::StrAppend(&out, "\n## Layers, worst first\n\n");
+  absl::StrAppend(&out,
+                  "| SQNR (dB) | cosine | MSE | max abs error | RMSE/scale | "
+                  "clipped | range used | op | tensor |\n"
+                  "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | "
+                  "--- |\n");
+  for (const LayerReport& l : r.layers) {
+    const Metrics& m = l.metrics;
+    absl::StrAppendFormat(
+        &out, "| %s | %.6f | %s | %s | %.3f | %s | %s | %s %s | `%s` |\n",
+        FormatDb(m.sqnr_db), m.cosine, FormatNumber(m.mse),
+        FormatNumber(m.max_abs_error), m.rmse_over_scale,
+        FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
+        l.op_index >= 0 ? absl::StrCat(l.op_index) : "", l.op, Cell(l.name));
+  }
+  absl::StrAppend(&out, "\n## Ops kept float\n\n");
+  if (r.float_ops.empty()) {
+    absl::StrAppend(&out, "None.\n");
+    return out;
+  }
+  absl::StrAppend(&out,
+                  "| op | type | output | reason | output SQNR (dB) |\n"
+                  "| ---: | --- | --- | --- | ---: |\n");
+  for (const FloatOp& f : r.float_ops) {
+    absl::StrAppendFormat(
+        &out, "| %d | %s | `%s` | %s | %s |\n", f.op_index, Cell(f.op),
+        Cell(f.output), Cell(f.reason),
+        f.output_metrics ? FormatDb(f.output_metrics->sqnr_db) : "");
+  }
+  return out;
+}
+
+}  // namespace qforge::report

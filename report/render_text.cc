@@ -1,0 +1,73 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The terminal table.
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "report/render.h"
+
+namespace qforge::report {
+namespace {
+
+std::string AgreementText(uint64_t agree, uint64_t samples) {
+  return absl::StrFormat(
+      "%d/%d (%s)", agree, samples,
+      FormatPercent(samples ? static_cast<double>(agree) /
+                                  static_cast<double>(samples)
+                            : 0.0));
+}
+
+}  // namespace
+
+std::string RenderText(const Report& r) {
+  std::string out = absl::StrCat("qforge report: ", r.float_model, " vs ",
+                                 r.quant_model, ", ", r.samples, " samples\n");
+  absl::StrAppend(&out, "\noutputs:\n");
+  for (const OutputReport& o : r.outputs) {
+    absl::StrAppendFormat(&out, "  %d  %s  SQNR %s dB  cosine %.6f  max|e| %s",
+                          o.index, o.name, FormatDb(o.metrics.sqnr_db),
+                          o.metrics.cosine,
+                          FormatNumber(o.metrics.max_abs_error));
+    if (o.classifier) {
+      absl::StrAppend(&out, "  top-1 ", AgreementText(o.top1_agree, o.samples));
+      if (o.top5_agree.has_value()) {
+        absl::StrAppend(&out, "  top-5 ",
+                        AgreementText(*o.top5_agree, o.samples));
+      }
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  if (r.weight_only) {
+    absl::StrAppend(&out,
+                    "\nweight-only quantization: activations are float, no "
+                    "quantized layers to compare\n");
+    return out;
+  }
+  absl::StrAppend(&out, "\nlayers, worst first (", r.layers.size(), "):\n");
+  absl::StrAppendFormat(&out,
+                        "  %8s %9s %10s %10s %7s %7s %7s  %-4s %-20s %s\n",
+                        "SQNR dB", "cosine", "MSE", "max|e|", "RMSE/s", "clip",
+                        "range", "op#", "op", "tensor");
+  for (const LayerReport& l : r.layers) {
+    const Metrics& m = l.metrics;
+    absl::StrAppendFormat(
+        &out, "  %8s %9.6f %10s %10s %7.3f %7s %7s  %-4s %-20s %s\n",
+        FormatDb(m.sqnr_db), m.cosine, FormatNumber(m.mse),
+        FormatNumber(m.max_abs_error), m.rmse_over_scale,
+        FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
+        l.op_index >= 0 ? absl::StrCat(l.op_index) : "-", l.op, l.name);
+  }
+  absl::StrAppend(&out, "\nops kept float (", r.float_ops.size(), ")",
+                  r.float_ops.empty() ? "\n" : ":\n");
+  for (const FloatOp& f : r.float_ops) {
+    absl::StrAppendFormat(&out, "  op %d %s -> %s: %s", f.op_index, f.op,
+                          f.output, f.reason);
+    if (f.output_metrics.has_value()) {
+      absl::StrAppend(&out, "; output SQNR ",
+                      FormatDb(f.output_metrics->sqnr_db), " dB");
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  return out;
+}
+
+}  // namespace qforge::report

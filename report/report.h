@@ -1,0 +1,103 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The quantization report: a float model and its quantized version run on
+// the same samples, and every quantized activation that corresponds to a
+// float one (same tensor name; see tensor_match.h) is compared after
+// dequantization, as is every model output. Nothing is kept per sample:
+// each tensor's values are folded into sums (metrics.h) right after the op
+// that produced them, so memory does not grow with the data set. Samples
+// run in parallel; their sums are merged in sample order, so the report is
+// identical for any thread count.
+#ifndef QFORGE_REPORT_REPORT_H_
+#define QFORGE_REPORT_REPORT_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "formats/data/data_source.h"
+#include "ir/model.h"
+#include "report/metrics.h"
+
+namespace qforge::report {
+
+// Float activation values on equal-width bins over [lo, hi] (which covers
+// both the values seen and the quantized range), for the HTML page.
+struct Histogram {
+  double lo = 0, hi = 0;
+  std::vector<uint64_t> counts;
+};
+
+struct LayerReport {
+  std::string name;        // the quantized model's tensor name
+  std::string float_name;  // the float model's tensor it is compared with
+  int op_index = -1;       // producer in the quantized model (-1: an input)
+  std::string op;          // "CONV_2D", "input"
+  std::string dtype;       // "int8", "int16"
+  QuantGrid grid;
+  Metrics metrics;
+  // Float activation histogram (filled for the worst layers only).
+  std::optional<Histogram> histogram;
+};
+
+struct OutputReport {
+  int index = 0;
+  std::string name;
+  std::string dtype;  // of the quantized model's output
+  Metrics metrics;
+  // Classifier outputs (one sample holds a single class axis of >= 2
+  // values): how often the quantized model's top-1 class equals the float
+  // model's, and how often the float top-1 is among the quantized top 5
+  // (only with more than 5 classes).
+  bool classifier = false;
+  int64_t classes = 0;
+  uint64_t samples = 0;
+  uint64_t top1_agree = 0;
+  std::optional<uint64_t> top5_agree;
+};
+
+// An op of the quantized model that computes in float.
+struct FloatOp {
+  int op_index = 0;
+  std::string op;
+  std::string output;  // its first output tensor
+  std::string reason;
+  std::optional<Metrics> output_metrics;  // vs the float model's tensor
+};
+
+struct Report {
+  std::string float_model, quant_model;  // as given (labels only)
+  std::string data_fingerprint;
+  int64_t samples = 0;
+  // No integer activations: weight-only schemes (dynamic, float16).
+  bool weight_only = false;
+  std::vector<LayerReport> layers;  // worst SQNR first
+  std::vector<OutputReport> outputs;
+  std::vector<FloatOp> float_ops;  // in op order
+};
+
+struct ReportOptions {
+  int threads = 0;           // <= 0: all cores; samples run in parallel
+  int histogram_layers = 5;  // layers (worst first) that get a histogram
+  // Which model `data` was opened for: the float model (float data; integer
+  // inputs of the quantized model get it quantized with their scale and
+  // zero point) or the quantized one (integer data taken as is; the float
+  // model gets it dequantized).
+  bool data_for_quant_model = false;
+  std::function<void(int64_t, int64_t)> progress;  // (done, total)
+};
+
+absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
+                                   const ir::Model& quant_model,
+                                   const formats::SampleSource& data,
+                                   const ReportOptions& options);
+
+// The smallest SQNR over the outputs (+inf without outputs).
+double MinOutputSqnr(const Report& report);
+
+}  // namespace qforge::report
+
+#endif  // QFORGE_REPORT_REPORT_H_

@@ -1,0 +1,135 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The report's error measures on values small enough to derive by hand.
+#include "report/metrics.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace qforge::report {
+namespace {
+
+// scale 0.5, zero point 0, integers in [-4, 3]: representable [-2, 1.5].
+QuantGrid SmallGrid() {
+  QuantGrid g;
+  g.scale = 0.5;
+  g.zero_point = 0;
+  g.qmin = -4;
+  g.qmax = 3;
+  return g;
+}
+
+TEST(MetricsTest, HandDerivedQuantizedTensor) {
+  // f:  0.5  -1.0  2.0  10.0
+  // q:  1    -2    3    3      (dequantized 0.5, -1.0, 1.5, 1.5)
+  // e:  0     0   -0.5 -8.5
+  const std::vector<float> f = {0.5f, -1.0f, 2.0f, 10.0f};
+  const std::vector<int8_t> q = {1, -2, 3, 3};
+  const QuantGrid g = SmallGrid();
+  ErrorSums s;
+  s.AddQuantized(f.data(), q.data(), 4, g);
+  const Metrics m = Finish(s, &g);
+  EXPECT_EQ(m.count, 4u);
+  // sum f^2 = 0.25 + 1 + 4 + 100 = 105.25; sum e^2 = 0.25 + 72.25 = 72.5.
+  EXPECT_NEAR(m.sqnr_db, 10 * std::log10(105.25 / 72.5), 1e-12);
+  EXPECT_NEAR(m.sqnr_db, 1.6188, 1e-4);
+  EXPECT_DOUBLE_EQ(m.mse, 72.5 / 4);
+  EXPECT_DOUBLE_EQ(m.max_abs_error, 8.5);
+  // sum f q = 0.25 + 1 + 3 + 15 = 19.25; sum q^2 = 0.25 + 1 + 2.25 + 2.25.
+  EXPECT_NEAR(m.cosine, 19.25 / std::sqrt(105.25 * 5.75), 1e-12);
+  EXPECT_NEAR(m.rmse_over_scale, std::sqrt(72.5 / 4) / 0.5, 1e-12);
+  // 2.0 and 10.0 lie above 1.5 + 0.25 with q at qmax: clipped. 0.5 is not.
+  EXPECT_DOUBLE_EQ(m.clipped_fraction, 0.5);
+  // Integers -2..3 seen: 6 of the 8 values of [-4, 3].
+  EXPECT_DOUBLE_EQ(m.range_used, 0.75);
+  EXPECT_DOUBLE_EQ(m.float_min, -1.0);
+  EXPECT_DOUBLE_EQ(m.float_max, 10.0);
+}
+
+TEST(MetricsTest, AtTheEdgeWithinHalfAStepIsNotClipped) {
+  // 1.7 rounds to 3 (1.5) and lies within half a step (0.25) of the top of
+  // the range: rounding, not clipping. -2.3 is beyond -2 - 0.25.
+  const std::vector<float> f = {1.7f, -2.3f};
+  const std::vector<int8_t> q = {3, -4};
+  const QuantGrid g = SmallGrid();
+  ErrorSums s;
+  s.AddQuantized(f.data(), q.data(), 2, g);
+  EXPECT_EQ(s.clipped, 1u);
+}
+
+TEST(MetricsTest, PureRoundingNoiseGivesRmseOverScaleOfOneOverSqrt12) {
+  // Values spread evenly over many steps, rounded to the nearest step: the
+  // error is uniform on [-scale/2, scale/2], whose RMS is scale/sqrt(12).
+  QuantGrid g;
+  g.scale = 0.1;
+  g.zero_point = 3;
+  std::vector<float> f;
+  std::vector<int8_t> q;
+  for (int i = 0; i < 100000; ++i) {
+    const double x = -10.0 + 20.0 * (i + 0.5) / 100000;  // inside the range
+    f.push_back(static_cast<float>(x));
+    q.push_back(static_cast<int8_t>(std::lround(x / g.scale) + g.zero_point));
+  }
+  ErrorSums s;
+  s.AddQuantized(f.data(), q.data(), static_cast<int64_t>(f.size()), g);
+  const Metrics m = Finish(s, &g);
+  EXPECT_NEAR(m.rmse_over_scale, 1 / std::sqrt(12.0), 2e-3);
+  EXPECT_EQ(m.clipped_fraction, 0.0);
+  // 201 integers (-97..103) of 256.
+  EXPECT_NEAR(m.range_used, 201.0 / 256.0, 1e-12);
+}
+
+TEST(MetricsTest, FloatComparisonAndNonFiniteValues) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> f = {3.0f, 4.0f, nan, 1.0f};
+  const std::vector<float> g = {3.0f, 4.0f, 1.0f,
+                                std::numeric_limits<float>::infinity()};
+  ErrorSums s;
+  s.AddFloat(f.data(), g.data(), 4);
+  const Metrics m = Finish(s, nullptr);
+  EXPECT_EQ(m.count, 2u);
+  EXPECT_EQ(m.nonfinite, 2u);
+  EXPECT_TRUE(std::isinf(m.sqnr_db) && m.sqnr_db > 0);  // no error
+  EXPECT_DOUBLE_EQ(m.cosine, 1.0);
+  EXPECT_TRUE(std::isnan(m.rmse_over_scale));
+  EXPECT_TRUE(std::isnan(m.clipped_fraction));
+}
+
+TEST(MetricsTest, SqnrConventions) {
+  EXPECT_DOUBLE_EQ(SqnrDb(100.0, 1.0), 20.0);
+  EXPECT_DOUBLE_EQ(SqnrDb(1.0, 1.0), 0.0);
+  EXPECT_TRUE(std::isinf(SqnrDb(5.0, 0.0)) && SqnrDb(5.0, 0.0) > 0);
+  EXPECT_TRUE(std::isinf(SqnrDb(0.0, 2.0)) && SqnrDb(0.0, 2.0) < 0);
+  // An all-zero signal compared with all zeros: exact, cosine 1.
+  ErrorSums s;
+  const std::vector<float> z = {0.0f, 0.0f};
+  s.AddFloat(z.data(), z.data(), 2);
+  EXPECT_DOUBLE_EQ(Finish(s, nullptr).cosine, 1.0);
+}
+
+TEST(MetricsTest, MergedSumsEqualOneAccumulation) {
+  // Two samples accumulated separately and merged give the same measures
+  // as one pass over both (up to floating-point summation order).
+  const QuantGrid g = SmallGrid();
+  const std::vector<float> f1 = {0.4f, -0.9f, 1.2f}, f2 = {-1.9f, 0.1f};
+  const std::vector<int8_t> q1 = {1, -2, 2}, q2 = {-4, 0};
+  ErrorSums a, b, all;
+  a.AddQuantized(f1.data(), q1.data(), 3, g);
+  b.AddQuantized(f2.data(), q2.data(), 2, g);
+  a.Merge(b);
+  const std::vector<float> f = {0.4f, -0.9f, 1.2f, -1.9f, 0.1f};
+  const std::vector<int8_t> q = {1, -2, 2, -4, 0};
+  all.AddQuantized(f.data(), q.data(), 5, g);
+  const Metrics x = Finish(a, &g), y = Finish(all, &g);
+  EXPECT_NEAR(x.sqnr_db, y.sqnr_db, 1e-12);
+  EXPECT_NEAR(x.mse, y.mse, 1e-15);
+  EXPECT_EQ(x.range_used, y.range_used);  // -4..2: 7 of 8
+  EXPECT_DOUBLE_EQ(x.range_used, 7.0 / 8.0);
+  EXPECT_EQ(x.max_abs_error, y.max_abs_error);
+}
+
+}  // namespace
+}  // namespace qforge::report
