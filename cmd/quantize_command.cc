@@ -13,9 +13,11 @@
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
 #include "cmd/progress.h"
+#include "cmd/report_output.h"
 #include "formats/tflite_reader.h"
 #include "formats/tflite_writer.h"
 #include "quantizer/quantize.h"
+#include "report/render.h"
 
 namespace qforge::cmd {
 namespace {
@@ -33,6 +35,7 @@ struct QuantizeArgs {
   bool strict = false;
   bool fc_per_tensor = false;
   int threads = 0;
+  std::string report;  // --report FILE
 };
 
 absl::StatusOr<ir::DataType> ParseIoType(const std::string& flag,
@@ -46,6 +49,10 @@ absl::StatusOr<ir::DataType> ParseIoType(const std::string& flag,
 }
 
 absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
+  if (!args.report.empty() && args.data.specs.empty()) {
+    return absl::InvalidArgumentError(
+        "--report needs --data (the report runs on those samples)");
+  }
   quantizer::QuantizeOptions options;
   ASSIGN_OR_RETURN(options.scheme, quantizer::ParseScheme(args.scheme));
   ASSIGN_OR_RETURN(options.input_type,
@@ -121,6 +128,22 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   const std::string inputs[] = {args.model, args.stats};
   RETURN_IF_ERROR(
       WriteFileAtomic(args.output, absl::Span<const uint8_t>(out), inputs));
+  if (!args.report.empty()) {
+    // The model as written (unused tensors dropped), on the calibration
+    // data.
+    ASSIGN_OR_RETURN(ir::Model written, formats::ParseTflite(out, args.output));
+    ReportRun run;
+    run.float_label = args.model;
+    run.quant_label = args.output;
+    run.threads = args.threads;
+    run.quiet = flags.quiet;
+    ASSIGN_OR_RETURN(report::Report r,
+                     MakeReport(model, written, args.data, run));
+    const std::string report_inputs[] = {args.model, args.stats, args.output};
+    RETURN_IF_ERROR(WriteFileAtomic(
+        args.report, report::Render(r, report::FormatForPath(args.report)),
+        report_inputs));
+  }
   if (!flags.quiet) {
     std::fprintf(stderr,
                  "quantize (%s, %s): %d ops quantized, %zu kept float\n",
@@ -165,6 +188,10 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                 "FULLY_CONNECTED weights per tensor instead of per channel");
   sub->add_option("--threads", args->threads,
                   "Calibration threads (with --data)");
+  sub->add_option("--report", args->report,
+                  "Also write a quantization report of the new model on the "
+                  "--data samples (format from the extension: .txt, .json, "
+                  ".md, .html)");
   sub->callback([args, &ctx]() { ctx.status = RunQuantize(*args, ctx.flags); });
 }
 
