@@ -21,6 +21,7 @@ struct CommandContext {
 
 void RegisterInspect(CLI::App& app, CommandContext& ctx);
 void RegisterCopy(CLI::App& app, CommandContext& ctx);
+void RegisterExtract(CLI::App& app, CommandContext& ctx);
 void RegisterRun(CLI::App& app, CommandContext& ctx);
 void RegisterQuantize(CLI::App& app, CommandContext& ctx);
 void RegisterReport(CLI::App& app, CommandContext& ctx);

@@ -7,6 +7,7 @@
 #include "CLI/CLI.hpp"
 #include "base/exit_codes.h"
 #include "cmd/command.h"
+#include "numerics/fixed_point.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"qforge: post-training quantization for TensorFlow Lite models",
@@ -17,9 +18,23 @@ int main(int argc, char** argv) {
   qforge::cmd::CommandContext ctx;
   app.add_flag("-q,--quiet", ctx.flags.quiet,
                "No progress or summary output on stderr");
+  // Set while parsing, before any command runs (numerics/fixed_point.h).
+  app.add_option_function<std::string>(
+         "--rounding",
+         [](const std::string& mode) {
+           qforge::numerics::SetDefaultRounding(
+               mode == "double" ? qforge::numerics::Rounding::kDouble
+                                : qforge::numerics::Rounding::kSingle);
+         },
+         "int8 requantization rounding: single (as LiteRT; default) or "
+         "double (as TFLite Micro); uint8 and int16 ops always round twice, "
+         "as LiteRT's")
+      ->check(CLI::IsMember({"single", "double"}))
+      ->trigger_on_parse();
   CLI::App* help = app.add_subcommand("help", "Show help for qforge");
   qforge::cmd::RegisterInspect(app, ctx);
   qforge::cmd::RegisterCopy(app, ctx);
+  qforge::cmd::RegisterExtract(app, ctx);
   qforge::cmd::RegisterRun(app, ctx);
   qforge::cmd::RegisterCalibrate(app, ctx);
   qforge::cmd::RegisterQuantize(app, ctx);

@@ -4,10 +4,11 @@
 //  - real multipliers as (int32 significand, power-of-two shift), with
 //    real = multiplier * 2^(shift - 31) (QuantizeMultiplier);
 //  - gemmlowp's SaturatingRoundingDoublingHighMul and RoundingDivideByPOT;
-//  - MultiplyByQuantizedMultiplier in TFLite's default "double rounding"
-//    form (TFLITE_SINGLE_ROUNDING off) for int32 accumulators, and the
-//    reduced-multiplier form TFLite uses for int64 accumulators (int16x8
-//    kernels).
+//  - MultiplyByQuantizedMultiplier for int32 accumulators in both of
+//    TFLite's forms, single rounding (LiteRT, the default) and double
+//    rounding (TFLite Micro), chosen by a process-wide mode (see "rounding
+//    mode" below), and the reduced-multiplier form TFLite uses for int64
+//    accumulators (int16x8 kernels).
 // Where TFLite relies on two's-complement wrap-around (an int32 left shift
 // that overflows, an int64 result narrowed to int32) these functions wrap
 // the same way, without undefined behaviour.
@@ -169,11 +170,66 @@ inline int32_t WrappingShiftLeft(int32_t x, int left_shift) {
   return static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);
 }
 
-// TFLite's MultiplyByQuantizedMultiplier (double rounding): shift > 0 is a
+// ------------------------------------------------------- rounding mode
+//
+// TFLite builds its int32 requantization in one of two ways, chosen at
+// compile time by TFLITE_SINGLE_ROUNDING:
+//  - kDouble (gemmlowp's form; TFLite before 2.20 and TFLite Micro): a
+//    rounding doubling high multiply (ties up), then a rounding right shift
+//    (ties away from zero): two roundings.
+//  - kSingle (LiteRT / TFLite 2.20+ builds, and XNNPACK's "rndnu"
+//    requantization, which is why LiteRT's delegated and builtin int8
+//    kernels agree bit for bit): round(x * multiplier / 2^(31 - shift)),
+//    ties towards +infinity, computed in int64.
+// The two differ by 1 on a small share of values, which compounds over
+// layers. LiteRT's int8 kernels round once; its uint8 kernels (gemmlowp
+// output stages) and int16 kernels round twice: measured against LiteRT's
+// builtin kernels in tests/interop/int_vs_litert.mjs and int_ops_litert.mjs.
+//
+// MultiplyByQuantizedMultiplier below follows the calling thread's active
+// mode. The interpreter sets it for each op from DefaultRounding() (the
+// CLI's --rounding) and the op's types, and its thread pool hands it on to
+// the workers of that op. The int64-accumulator form (int16x8 kernels) is
+// the same in both modes.
+enum class Rounding { kSingle, kDouble };
+
+// The mode for int8/int16 ops (process-wide; set before running).
+inline Rounding& DefaultRoundingStorage() {
+  static Rounding mode = Rounding::kSingle;
+  return mode;
+}
+inline Rounding DefaultRounding() { return DefaultRoundingStorage(); }
+inline void SetDefaultRounding(Rounding mode) {
+  DefaultRoundingStorage() = mode;
+}
+
+// The calling thread's active mode (constant-initialised: cheap to read).
+inline Rounding& ActiveRoundingStorage() {
+  thread_local Rounding mode = Rounding::kSingle;
+  return mode;
+}
+inline Rounding ActiveRounding() { return ActiveRoundingStorage(); }
+
+// Sets this thread's active mode for a scope, restoring the previous one.
+class ScopedRounding {
+ public:
+  explicit ScopedRounding(Rounding mode) : saved_(ActiveRounding()) {
+    ActiveRoundingStorage() = mode;
+  }
+  ~ScopedRounding() { ActiveRoundingStorage() = saved_; }
+  ScopedRounding(const ScopedRounding&) = delete;
+  ScopedRounding& operator=(const ScopedRounding&) = delete;
+
+ private:
+  Rounding saved_;
+};
+
+// TFLite's MultiplyByQuantizedMultiplier, double rounding: shift > 0 is a
 // left shift applied before the high multiply, shift <= 0 a rounding right
 // shift after it. shift in [-31, 31].
-inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier,
-                                             int shift) {
+inline int32_t MultiplyByQuantizedMultiplierDouble(int32_t x,
+                                                   int32_t multiplier,
+                                                   int shift) {
   const int left_shift = shift > 0 ? shift : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
   return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(
@@ -181,9 +237,38 @@ inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier,
                              right_shift);
 }
 
-// TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0).
+// Single rounding: (x * multiplier + 2^(30 - shift)) >> (31 - shift) in
+// int64, narrowed to int32 with wrap-around. shift in [-31, 30];
+// multiplier >= 0 as TFLite requires (a negative one falls back to the
+// double form, which takes it).
+inline int32_t MultiplyByQuantizedMultiplierSingle(int32_t x,
+                                                   int32_t multiplier,
+                                                   int shift) {
+  if (multiplier < 0 || shift > 30 || shift < -31) {
+    return MultiplyByQuantizedMultiplierDouble(x, multiplier, shift);
+  }
+  const int total_shift = 31 - shift;
+  const int64_t round = int64_t{1} << (total_shift - 1);
+  const int64_t result =
+      (static_cast<int64_t>(x) * multiplier + round) >> total_shift;
+  return static_cast<int32_t>(static_cast<uint32_t>(result));
+}
+
+// MultiplyByQuantizedMultiplier in the thread's active rounding mode.
+inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier,
+                                             int shift) {
+  return ActiveRounding() == Rounding::kSingle
+             ? MultiplyByQuantizedMultiplierSingle(x, multiplier, shift)
+             : MultiplyByQuantizedMultiplierDouble(x, multiplier, shift);
+}
+
+// TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0); with
+// single rounding TFLite routes it to MultiplyByQuantizedMultiplier.
 inline int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(
     int32_t x, int32_t multiplier, int left_shift) {
+  if (ActiveRounding() == Rounding::kSingle) {
+    return MultiplyByQuantizedMultiplierSingle(x, multiplier, left_shift);
+  }
   return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x, multiplier),
                              -left_shift);
 }

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "numerics/fixed_point.h"
 #include "runtime/interpreter_batch.h"
 #include "runtime/kernel.h"
 #include "runtime/kernels/control_flow.h"
@@ -332,6 +333,19 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   }
   for (int32_t out : op.outputs) outputs.push_back(&exec.tensors[out]);
   OpContext ctx(op, exec.index, i, inputs, outputs, &pool_, this, &slot.state);
+  // Requantization rounding as LiteRT's kernels for this op's types
+  // (numerics/fixed_point.h): its uint8 and int16 kernels round twice.
+  bool rounds_twice = false;
+  for (const auto* list : {&inputs, &outputs}) {
+    for (const RtTensor* t : *list) {
+      if (t != nullptr && (t->type == ir::DataType::kUInt8 ||
+                           t->type == ir::DataType::kInt16)) {
+        rounds_twice = true;
+      }
+    }
+  }
+  const numerics::ScopedRounding rounding(
+      rounds_twice ? numerics::Rounding::kDouble : numerics::DefaultRounding());
 
   bool need_prepare = !slot.prepared || slot.shape_depends_on_data ||
                       slot.prepared_input_shapes.size() != inputs.size();

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "numerics/fixed_point.h"
+
 namespace qforge::runtime {
 namespace {
 
@@ -56,13 +58,19 @@ void ThreadPool::RunTasks() {
   for (;;) {
     int64_t task;
     const std::function<void(int64_t)>* fn;
+    numerics::Rounding rounding;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (fn_ == nullptr || next_task_ >= num_tasks_) return;
       task = next_task_++;
       fn = fn_;
+      rounding = rounding_;
     }
-    (*fn)(task);
+    {
+      // The caller's requantization rounding holds in every task.
+      numerics::ScopedRounding scoped(rounding);
+      (*fn)(task);
+    }
     {
       std::lock_guard<std::mutex> lock(mu_);
       tasks_done_seen_.store(++tasks_done_, std::memory_order_release);
@@ -97,6 +105,7 @@ void ThreadPool::ParallelFor(int64_t num_tasks,
   {
     std::lock_guard<std::mutex> lock(mu_);
     fn_ = &fn;
+    rounding_ = numerics::ActiveRounding();
     num_tasks_ = num_tasks;
     next_task_ = 0;
     tasks_done_ = 0;

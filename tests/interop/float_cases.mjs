@@ -77,6 +77,9 @@ export const CASES = [
   // ImageNet MobileNets take [-1, 1] (their uint8 twins).
   { model: 'models/tflite2onnx/mobilenet_v1_0.25_128.tflite', recipe: images(IMAGENET, SIGNED, 'IMAGENET in [-1,1]') },
   { model: 'models/tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite', recipe: images(IMAGENET, SIGNED, 'IMAGENET in [-1,1]') },
+  // Integer reference exported from PyTorch: torchvision's normalization, NCHW.
+  { model: 'int_refs/tflite-micro/mobilenet_v2_quantized_1x3x224x224.tflite',
+    recipe: images(IMAGENET, { mean: [123.675, 116.28, 103.53], std: [58.395, 57.12, 57.375], layout: 'nchw', resize: '224x224' }, 'IMAGENET, torchvision normalization, NCHW') },
   { model: 'models/tflite-support/2022IDDetectorWithMetadata.tflite', recipe: images(IMAGENET, UNIT, 'photos as proxy, [0,1] (assumed)') },
 
   // MediaPipe: ranges of their graphs' ImageToTensor / TfLiteConverter steps

@@ -35,6 +35,7 @@ import { runQforge } from './lib/qforge_run.mjs';
 import { compareOutput, compareFloats, floatValues } from './lib/float_compare.mjs';
 import { recipeFor } from './float_cases.mjs';
 import { summarize } from './lib/float_report.mjs';
+import { snapshot } from './lib/snapshot.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const USAGE = 'usage: node float_vs_litert.mjs --qforge BIN [--corpus DIR] [--make-inputs BIN] [--samples 2] [--seed 1] [--tol 1e-4] [--timeout 120] [--jobs 1] [--filter REGEX] [--json FILE] [--keep DIR] [--strict] [MODEL.tflite ...]';
@@ -254,27 +255,6 @@ function line(r) {
   return text;
 }
 
-/** Copies an executable into `work`/bin and checks that the copy runs (retrying while it is being rebuilt). */
-function snapshot(file, work) {
-  const dir = path.join(work, 'bin');
-  fs.mkdirSync(dir, { recursive: true });
-  const copy = path.join(dir, path.basename(file));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.copyFileSync(file, copy);
-      fs.chmodSync(copy, 0o755);
-      execFileSync(copy, ['--help'], { stdio: 'ignore', timeout: 30000 });
-      return copy;
-    } catch (e) {
-      if (attempt >= 10) {
-        process.stderr.write(`float_vs_litert: ${file} does not run: ${e.message}\n`);
-        process.exit(2);
-      }
-      execFileSync('sleep', ['3']);
-    }
-  }
-}
-
 // A closed stdout (| head) ends the run quietly.
 process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); throw e; });
 
@@ -291,8 +271,8 @@ async function main() {
   const work = a.keep ? path.resolve(a.keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'float_vs_litert-'));
   fs.mkdirSync(work, { recursive: true });
   // Private copies: a rebuild of the binaries during the run changes nothing.
-  a.qforge = snapshot(a.qforge, work);
-  if (a.makeInputs) a.makeInputs = snapshot(a.makeInputs, work);
+  a.qforge = snapshot(a.qforge, work, 'float_vs_litert');
+  if (a.makeInputs) a.makeInputs = snapshot(a.makeInputs, work, 'float_vs_litert');
   const t0 = performance.now();
   const runners = Array.from({ length: a.jobs }, () => new FloatRunner({ timeoutMs: a.timeout * 1000 }));
   const results = new Array(models.length);

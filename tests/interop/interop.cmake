@@ -13,3 +13,13 @@ add_test(NAME interop_float_vs_litert
                  $<TARGET_FILE:qforge_make_inputs>)
 set_tests_properties(interop_float_vs_litert PROPERTIES
                      LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 1200)
+
+# qforge's integer interpreter against LiteRT on whole quantized models
+# (corpus twins, int_refs, models qforge quantizes): SQNR, top-1, and exact
+# equality with TFLite's builtin kernels.
+add_test(NAME interop_int_vs_litert
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/int_vs_litert.sh
+                 $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/../shared/corpus
+                 ${CMAKE_SOURCE_DIR}/testdata $<TARGET_FILE:qforge_make_inputs>)
+set_tests_properties(interop_int_vs_litert PROPERTIES
+                     LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 900)

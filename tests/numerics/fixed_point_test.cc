@@ -174,6 +174,7 @@ TEST(FixedPointTest, RdbpotExhaustive) {
 // ------------------------------------------ MultiplyByQuantizedMultiplier
 
 TEST(FixedPointTest, MbqmHandDerived) {
+  const ScopedRounding rounding(Rounding::kDouble);
   // 0.5 (2^30, shift 0): 3 * 0.5 = 1.5 -> 2.
   EXPECT_EQ(MultiplyByQuantizedMultiplier(3, 1 << 30, 0), 2);
   // 0.75 = 1610612736 * 2^-31; 10 * 0.75 = 7.5 -> 8.
@@ -200,6 +201,7 @@ TEST(FixedPointTest, MbqmHandDerived) {
 }
 
 TEST(FixedPointTest, MbqmExhaustiveInt8RangeAllShifts) {
+  const ScopedRounding rounding(Rounding::kDouble);
   const std::vector<int32_t> ms = EdgeMultipliers();
   int64_t checked = 0;
   for (int shift = -31; shift <= 7; ++shift) {
@@ -220,6 +222,7 @@ TEST(FixedPointTest, MbqmExhaustiveInt8RangeAllShifts) {
 }
 
 TEST(FixedPointTest, MbqmWideAccumulators) {
+  const ScopedRounding rounding(Rounding::kDouble);
   // int32 accumulators of conv kernels: |x| up to 2^24, right shifts.
   std::mt19937 rng(7);
   std::uniform_int_distribution<int32_t> xd(-(1 << 24), 1 << 24);
@@ -235,9 +238,51 @@ TEST(FixedPointTest, MbqmWideAccumulators) {
 }
 
 TEST(FixedPointTest, MbqmLeftShiftWrapsLikeTflite) {
+  const ScopedRounding rounding(Rounding::kDouble);
   // TFLite computes x * (1 << shift) in int32; an overflow wraps (two's
   // complement). 2^23 << 8 wraps to INT32_MIN, times 0.5 = -2^30.
   EXPECT_EQ(MultiplyByQuantizedMultiplier(1 << 23, 1 << 30, 8), -(1 << 30));
+}
+
+// Single rounding (LiteRT's build): one rounding of the exact product,
+// ties towards +infinity, which ExactSingleRound computes in int128.
+TEST(FixedPointTest, MbqmSingleHandDerived) {
+  const ScopedRounding rounding(Rounding::kSingle);
+  // 5 * 0.5 * 2^-1 = 1.25 -> 1 (double rounding gives 2, above).
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(5, 1 << 30, -1), 1);
+  // Ties go up: 3 * 0.5 = 1.5 -> 2, -3 * 0.5 = -1.5 -> -1.
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(3, 1 << 30, 0), 2);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(-3, 1 << 30, 0), -1);
+  // The smaller-than-one form rounds once too.
+  EXPECT_EQ(MultiplyByQuantizedMultiplierSmallerThanOneExp(5, 1 << 30, -1), 1);
+  // Left shift: 4.0 * -7 = -28.
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(-7, 1 << 30, 3), -28);
+}
+
+TEST(FixedPointTest, MbqmSingleExhaustiveAndWide) {
+  const ScopedRounding rounding(Rounding::kSingle);
+  const std::vector<int32_t> ms = EdgeMultipliers();
+  for (int shift = -31; shift <= 7; ++shift) {
+    for (int32_t m : ms) {
+      for (int32_t x = -255; x <= 255; ++x) {
+        ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift),
+                  ExactSingleRound(x, m, shift))
+            << "x=" << x << " m=" << m << " shift=" << shift;
+      }
+    }
+  }
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int32_t> xd(-(1 << 24), 1 << 24);
+  for (int i = 0; i < 200000; ++i) {
+    const int32_t x = xd(rng);
+    const int32_t m = ms[static_cast<size_t>(i) % ms.size()];
+    const int shift = -static_cast<int>(static_cast<uint32_t>(i) % 32);
+    ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift),
+              ExactSingleRound(x, m, shift))
+        << x << " " << m << " " << shift;
+    ASSERT_EQ(MultiplyByQuantizedMultiplierSmallerThanOneExp(x, m, shift),
+              ExactSingleRound(x, m, shift));
+  }
 }
 
 // Reference for the int64 form, from its definition: reduce the

@@ -192,14 +192,14 @@ const parseShape = (s) => (s === '' ? [] : String(s).split(',').map(Number));
  * tflite::Interpreter + XNNPACK delegate). Runs subgraph 0's inputs/outputs.
  */
 export class TfliteWebSession {
-  static async open(bytes, { log, poison, poisonBytes } = {}) {
+  static async open(bytes, { log, poison, poisonBytes, profile = false } = {}) {
     const s = new TfliteWebSession();
     s.runtime = 'tfjs-tflite';
     const w = (s.w = await instantiate('tfjs-tflite', log));
     poisonHeap(w, poison, poisonBytes);
     s.ptr = w._malloc(bytes.byteLength);
     w.HEAPU8.set(bytes, s.ptr);
-    const st = w.TFLiteWebModelRunner.CreateFromBufferAndOptions(s.ptr, bytes.byteLength, { numThreads: 1, enableProfiling: false, maxProfilingBufferEntries: 0 });
+    const st = w.TFLiteWebModelRunner.CreateFromBufferAndOptions(s.ptr, bytes.byteLength, { numThreads: 1, enableProfiling: profile, maxProfilingBufferEntries: profile ? 4096 : 0 });
     if (!st.ok()) throw new Error(`tfjs-tflite could not create an interpreter: ${st.errorMessage()}`);
     s.runner = st.value();
     const describe = (t) => ({ name: t.name, dtype: t.dataType, shape: parseShape(t.shape), tensorIndex: t.id });
@@ -224,6 +224,15 @@ export class TfliteWebSession {
       const d = t.data();
       return { dtype: t.dataType, shape: parseShape(t.shape), bytes: new Uint8Array(d.buffer, d.byteOffset, d.byteLength).slice() };
     });
+  }
+
+  /**
+   * With `profile`, after a run: the node type of every node the interpreter
+   * ran ("CONV_2D", or "TfLiteXNNPackDelegate" for a delegated partition).
+   */
+  nodeTypes() {
+    const res = this.runner.GetProfilingResults();
+    return fromVector(res).map((item) => item.nodeType);
   }
 
   close() {

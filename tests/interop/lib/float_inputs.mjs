@@ -134,6 +134,7 @@ async function qforgeDataInputs(inputs, recipe, { corpus, model, makeInputs, sam
   if (f.std) args.push('--std', f.std.join(','));
   if (f.color) args.push('--color', f.color);
   if (f.resize) args.push('--resize', f.resize);
+  if (f.layout) args.push('--layout', f.layout);
   const r = await runProgram(makeInputs, args, timeoutMs);
   if (r.code !== 0) throw new InputError('data-error', `qforge_make_inputs failed (${r.timedOut ? 'timeout' : `exit ${r.code ?? r.signal}`}): ${r.stderr.trim().split('\n')[0]}`);
   const made = JSON.parse(r.stdout.trim().split('\n').pop());

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "formats/tflite_reader.h"
 #include "gtest/gtest.h"
+#include "numerics/fixed_point.h"
 #include "runtime/interpreter.h"
 #include "runtime/kernel.h"
 #include "runtime/thread_pool.h"
@@ -235,6 +236,15 @@ CaseResult RunCase(const std::string& dir, const std::string& stem,
 }
 
 TEST(IntegerSeanetTest, EveryModelMatchesGoldenExactly) {
+  // The goldens come from TFLite Micro, which rounds requantization twice
+  // (numerics/fixed_point.h): the interpreter's --rounding double.
+  const numerics::Rounding saved = numerics::DefaultRounding();
+  numerics::SetDefaultRounding(numerics::Rounding::kDouble);
+  struct Restore {
+    numerics::Rounding mode;
+    ~Restore() { numerics::SetDefaultRounding(mode); }
+  } restore{saved};
+  const numerics::ScopedRounding active(numerics::Rounding::kDouble);
   const std::string corpus = testing::CorpusDir();
   if (corpus.empty()) GTEST_SKIP() << "shared corpus absent (../shared/corpus)";
   const std::string root = corpus + "/int_refs/seanet";

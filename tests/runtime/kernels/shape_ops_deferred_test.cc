@@ -52,12 +52,12 @@ struct Holder {
   std::vector<uint8_t> bytes;
 
   template <typename T>
-  Holder(ir::DataType type, Dims shape, std::vector<T> values) {
+  Holder(ir::DataType type, const Dims& shape, std::vector<T> values) {
     ir.name = "t";
     ir.type = type;
     rt.ir = &ir;
     rt.type = type;
-    rt.shape = std::move(shape);
+    rt.shape = shape;  // a copy: GCC 12 warns on moving an empty `{}`
     Set(values);
   }
   // Gives the tensor its values (empty: no value yet).
