@@ -63,6 +63,7 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
       const int64_t k = next.fetch_add(1);
       if (k >= static_cast<int64_t>(samples.size()) || failed) return;
       absl::StatusOr<std::vector<ir::HostTensor>> inputs = data.Get(samples[k]);
+      w.collector->SetSample(static_cast<uint64_t>(samples[k]));
       absl::Status s = inputs.ok()
                            ? w.interpreter->Run(*inputs, w.collector.get())
                            : inputs.status();

@@ -22,9 +22,16 @@ namespace qforge::calibration {
 class StatsCollector : public runtime::TensorObserver {
  public:
   // `histogram_stride`: the histogram counts every stride-th value of a
-  // tensor (a fixed, data-independent subset; 1 = all). min, max, counts
-  // and NaN/Inf always cover every value.
+  // tensor, starting at index (sample % stride) for sample number `sample`
+  // (SetSample): a data-independent subset that visits every position of a
+  // tensor across samples, and that depends on the sample's index in the
+  // whole data list only, so shards and threads merge to the same counts.
+  // 1 = all. min, max, counts and NaN/Inf always cover every value.
   explicit StatsCollector(const ir::Model& model, int histogram_stride = 1);
+
+  // The index, in the whole data list, of the sample about to run (the
+  // caller runs one sample at a time per collector when stride > 1).
+  void SetSample(uint64_t sample) { sample_ = sample; }
 
   void Observe(int subgraph, int op_index, int tensor_index,
                const runtime::RtTensor& tensor) override;
@@ -45,6 +52,7 @@ class StatsCollector : public runtime::TensorObserver {
 
   const ir::Model& model_;
   int stride_;
+  uint64_t sample_ = 0;
   std::mutex mu_;
   std::map<std::thread::id, std::unique_ptr<Accumulators>> per_thread_;
 };

@@ -1,34 +1,12 @@
 // Copies of a .tflite model with more tensors exposed as model outputs, made by
-// patching the flatbuffer in place (a JSON round trip through flatc would print
-// floats with 6 digits and change every quantization scale): a new outputs
-// vector for subgraph 0 is appended at the end of the file and the field is
-// re-pointed at it (FlatBuffers offsets point forward), and the signature list
-// is emptied in place, so that LiteRT lists subgraph 0's outputs.
+// patching the flatbuffer in place (tests/interop/lib/fb_patch.mjs).
 import fs from 'node:fs';
 import { parseModel } from '../../tests/interop/lib/tflite.mjs';
+import { patchSubgraph0 } from '../../tests/interop/lib/fb_patch.mjs';
 
 /** `bytes` (a .tflite) with subgraph 0's outputs replaced by `outputs` (tensor indices). */
 export function withOutputs(bytes, outputs) {
-  const base = (bytes.byteLength + 3) & ~3;
-  const out = new Uint8Array(base + 4 + 4 * outputs.length);
-  out.set(bytes);
-  const dv = new DataView(out.buffer);
-  const field = (table, id) => {
-    const vt = table - dv.getInt32(table, true);
-    const o = 4 + 2 * id;
-    return o < dv.getUint16(vt, true) ? dv.getUint16(vt + o, true) : 0;
-  };
-  const deref = (at) => at + dv.getUint32(at, true);
-  const model = dv.getUint32(0, true);
-  const sg0 = deref(deref(model + field(model, 2)) + 4); // Model.subgraphs[0]
-  const outField = field(sg0, 2); // SubGraph.outputs
-  if (!outField) throw new Error('subgraph 0 has no outputs field');
-  dv.setUint32(base, outputs.length, true);
-  outputs.forEach((t, i) => dv.setInt32(base + 4 + 4 * i, t, true));
-  dv.setUint32(sg0 + outField, base - (sg0 + outField), true);
-  const sigField = field(model, 7); // Model.signature_defs
-  if (sigField) dv.setUint32(deref(model + sigField), 0, true);
-  return out;
+  return patchSubgraph0(bytes, { outputs });
 }
 
 /**
