@@ -20,6 +20,13 @@ case "$kind" in
   *) echo "usage: scripts/build.sh [release|asan|fuzz]" >&2; exit 1 ;;
 esac
 cmake -S . -B "$dir" "${flags[@]}" >/dev/null
-cmake --build "$dir" -j"$jobs" "${targets[@]}" 2>&1 | grep -vE '^\[|^(make|gmake)|Built target|Scanning|Consolidate' || true
-test "${PIPESTATUS[0]}" -eq 0
+# The build's own status (grep's and pipefail's would hide a failed build).
+set +e
+cmake --build "$dir" -j"$jobs" "${targets[@]}" 2>&1 | grep -vE '^\[|^(make|gmake)|Built target|Scanning|Consolidate'
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "build ($kind): FAILED (cmake --build exit $status)" >&2
+  exit "$status"
+fi
 echo "build ($kind): ok -> $dir"
