@@ -81,8 +81,12 @@ int main(int argc, char** argv) {
     shape[0] = batch;
     qforge::ir::HostTensor input(in.type, shape);
     std::mt19937 rng(1);
-    std::uniform_real_distribution<float> u(-1, 1);
-    for (float& v : input.Flat<float>()) v = u(rng);
+    if (in.type == qforge::ir::DataType::kFloat32) {
+      std::uniform_real_distribution<float> u(-1, 1);
+      for (float& v : input.Flat<float>()) v = u(rng);
+    } else {  // a quantized model: any bytes are valid integers
+      for (uint8_t& b : input.bytes()) b = static_cast<uint8_t>(rng());
+    }
     for (int threads : {1, 2}) {
       if (only_threads != 0 && threads != only_threads) continue;
       qforge::runtime::InterpreterOptions options;
