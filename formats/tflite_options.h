@@ -38,15 +38,17 @@ ir::OpaqueTable PackOpaque(const UnionT& u) {
   return table;
 }
 
+// A type without a table (the file named a union member but held none)
+// comes back as NONE: flatc's Pack dereferences the value, and an absent
+// table means defaults either way.
 template <typename UnionT, typename EnumT>
 UnionT UnpackOpaque(const ir::OpaqueTable& table) {
   UnionT u;
-  if (table.type == 0) return u;
+  if (table.type == 0 || table.bytes.empty()) return u;
   u.type = static_cast<EnumT>(table.type);
-  if (!table.bytes.empty()) {
-    u.value = UnionT::UnPack(flatbuffers::GetRoot<void>(table.bytes.data()),
-                             u.type, nullptr);
-  }
+  u.value = UnionT::UnPack(flatbuffers::GetRoot<void>(table.bytes.data()),
+                           u.type, nullptr);
+  if (u.value == nullptr) u.type = static_cast<EnumT>(0);
   return u;
 }
 

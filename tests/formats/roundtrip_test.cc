@@ -133,3 +133,26 @@ TEST(RoundTripTest, CorpusModels) {
 
 }  // namespace
 }  // namespace qforge
+
+namespace qforge {
+namespace {
+
+// Fuzzer finding: an options union type without its table. Reading, writing
+// and reading back must succeed (the writer once dereferenced the missing
+// table), and a second write must give the same bytes.
+TEST(RoundTripTest, OptionsTypeWithoutTable) {
+  const std::string path =
+      testing::TestDataDir() + "/regressions/options_type_without_table.tflite";
+  absl::StatusOr<ir::Model> model = formats::ReadTfliteFile(path);
+  ASSERT_TRUE(model.ok()) << model.status();
+  absl::StatusOr<std::vector<uint8_t>> bytes = formats::SerializeTflite(*model);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  absl::StatusOr<ir::Model> again = formats::ParseTflite(*bytes, "copy");
+  ASSERT_TRUE(again.ok()) << again.status();
+  absl::StatusOr<std::vector<uint8_t>> twice = formats::SerializeTflite(*again);
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  EXPECT_EQ(*bytes, *twice);
+}
+
+}  // namespace
+}  // namespace qforge
