@@ -140,21 +140,22 @@ class QuantCompare : public runtime::TensorObserver {
     const std::vector<float>* f = floats_.Get(slot.capture);
     const int64_t n = t.NumElements();
     if (f == nullptr || static_cast<int64_t>(f->size()) != n) return;
+    const int64_t channels = t.rank() > 0 ? t.dim(t.rank() - 1) : 0;
     ErrorSums& s = partial_.slots[it->second];
     if (!slot.quantized) {
       if (t.type == ir::DataType::kFloat32)
-        s.AddFloat(f->data(), t.Data<float>(), n);
+        s.AddFloat(f->data(), t.Data<float>(), n, channels);
       return;
     }
     switch (t.type) {
       case ir::DataType::kInt8:
-        s.AddQuantized(f->data(), t.Data<int8_t>(), n, slot.grid);
+        s.AddQuantized(f->data(), t.Data<int8_t>(), n, channels, slot.grid);
         break;
       case ir::DataType::kUInt8:
-        s.AddQuantized(f->data(), t.Data<uint8_t>(), n, slot.grid);
+        s.AddQuantized(f->data(), t.Data<uint8_t>(), n, channels, slot.grid);
         break;
       case ir::DataType::kInt16:
-        s.AddQuantized(f->data(), t.Data<int16_t>(), n, slot.grid);
+        s.AddQuantized(f->data(), t.Data<int16_t>(), n, channels, slot.grid);
         break;
       default:
         break;
@@ -224,6 +225,77 @@ Histogram Rebin(const calibration::Histogram& h, const Metrics& m,
   }
   return out;
 }
+
+// Sets each layer's introduced_db (report.h): the noise its producer adds
+// on top of the worst noise among its compared inputs, with noise measured
+// relative to signal through the rank key, N = 10^(-rank_db / 10). The rank
+// key's channel term depends on the layout, so an op that only moves values
+// (RESHAPE, TRANSPOSE, ...: same count, same sums of f^2 and e^2 as one of
+// its inputs) adds nothing by definition and passes its input's N on.
+class NoiseAttribution {
+ public:
+  NoiseAttribution(const ir::Subgraph& qsg, const Plan& plan,
+                   const std::vector<ErrorSums>& sums,
+                   const std::vector<int>& producer)
+      : qsg_(qsg), plan_(plan), sums_(sums), producer_(producer) {}
+
+  // The relative noise of a slot's tensor (0 when not measured).
+  double Noise(int slot) {
+    auto [it, fresh] = memo_.try_emplace(slot, 0.0);
+    if (!fresh) return it->second;
+    const ErrorSums& s = sums_[static_cast<size_t>(slot)];
+    if (s.count == 0) return 0.0;
+    const int moved = MovedInput(slot);
+    const double n = moved >= 0
+                         ? Noise(moved)
+                         : std::pow(10.0, -Finish(s, nullptr).rank_db / 10);
+    memo_[slot] = n;
+    return n;
+  }
+
+  double IntroducedDb(int slot) {
+    if (MovedInput(slot) >= 0) return std::numeric_limits<double>::infinity();
+    double in = 0;
+    for (int t : InputSlots(slot)) in = std::max(in, Noise(t));
+    const double out = Noise(slot);
+    return out > in ? -10.0 * std::log10(out - in)
+                    : std::numeric_limits<double>::infinity();
+  }
+
+ private:
+  std::vector<int> InputSlots(int slot) const {
+    std::vector<int> in;
+    const int op = producer_[static_cast<size_t>(
+        plan_.slots[static_cast<size_t>(slot)].q_tensor)];
+    if (op < 0) return in;
+    for (int t : qsg_.operators[static_cast<size_t>(op)].inputs) {
+      auto it = plan_.slot_of_q.find(t);
+      if (t >= 0 && it != plan_.slot_of_q.end() && it->second != slot)
+        in.push_back(it->second);
+    }
+    return in;
+  }
+  // The input slot whose values this slot's op only moved, or -1.
+  int MovedInput(int slot) const {
+    auto close = [](double a, double b) {
+      return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+    };
+    const ErrorSums& out = sums_[static_cast<size_t>(slot)];
+    for (int t : InputSlots(slot)) {
+      const ErrorSums& s = sums_[static_cast<size_t>(t)];
+      if (s.count > 0 && s.count == out.count && close(s.sum_ff, out.sum_ff) &&
+          close(s.sum_ee, out.sum_ee))
+        return t;
+    }
+    return -1;
+  }
+
+  const ir::Subgraph& qsg_;
+  const Plan& plan_;
+  const std::vector<ErrorSums>& sums_;
+  const std::vector<int>& producer_;
+  std::map<int, double> memo_;
+};
 
 }  // namespace
 
@@ -416,7 +488,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
             ", the quantized one ", qo.DebugString()));
       }
       p.outputs[j].AddFloat(fv.data(), qv.data(),
-                            static_cast<int64_t>(fv.size()));
+                            static_cast<int64_t>(fv.size()), /*channels=*/0);
       p.classes[j] = ClassCount(fo.shape());
       if (p.classes[j] > 0) {
         const int64_t c = ArgMax(fv);
@@ -472,13 +544,18 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     report.layers.push_back(std::move(l));
     layer_slot.push_back(static_cast<int>(s));
   }
+  NoiseAttribution attribution(qsg, plan, slot_sums, producer);
+  for (size_t i = 0; i < report.layers.size(); ++i)
+    report.layers[i].introduced_db = attribution.IntroducedDb(layer_slot[i]);
   std::vector<size_t> order(report.layers.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     const LayerReport& x = report.layers[a];
     const LayerReport& y = report.layers[b];
-    if (x.metrics.sqnr_db != y.metrics.sqnr_db)
-      return x.metrics.sqnr_db < y.metrics.sqnr_db;
+    if (x.introduced_db != y.introduced_db)
+      return x.introduced_db < y.introduced_db;
+    if (x.metrics.rank_db != y.metrics.rank_db)
+      return x.metrics.rank_db < y.metrics.rank_db;
     return x.op_index < y.op_index;
   });
   std::vector<LayerReport> sorted;

@@ -14,11 +14,19 @@
 //            lies more than half a step below (above) the representable
 //            range [scale (qmin - zp), scale (qmax - zp)]
 //   range used: (largest - smallest integer seen + 1) / (qmax - qmin + 1)
+//   channel SQNR: the SQNR of each channel (last axis, NHWC) on its own;
+//            the median over channels whose float signal is not all zero.
+//            A layer that loses most of its channels to one loud channel
+//            (a per-tensor range stretched by an outlier channel) keeps a
+//            high tensor SQNR, because the loud channel carries the signal
+//            power, but a low channel SQNR.
+//   rank:    min(SQNR, channel SQNR); layers are listed by it, worst first.
 #ifndef QFORGE_REPORT_METRICS_H_
 #define QFORGE_REPORT_METRICS_H_
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace qforge::report {
 
@@ -41,12 +49,16 @@ struct ErrorSums {
   int64_t q_hi = std::numeric_limits<int64_t>::min();
   double f_min = std::numeric_limits<double>::infinity();
   double f_max = -std::numeric_limits<double>::infinity();
+  // Per channel (the innermost axis of `channels` values; empty when the
+  // tensor has fewer than 2 channels): sums of f^2 and e^2.
+  std::vector<double> ch_ff, ch_ee;
 
-  // Float reference `f` against another float tensor `g` (n values each).
-  void AddFloat(const float* f, const float* g, int64_t n);
+  // Float reference `f` against another float tensor `g` (n values each,
+  // `channels` = the innermost dimension).
+  void AddFloat(const float* f, const float* g, int64_t n, int64_t channels);
   // Float reference `f` against integers `q` on `grid`.
   template <typename T>
-  void AddQuantized(const float* f, const T* q, int64_t n,
+  void AddQuantized(const float* f, const T* q, int64_t n, int64_t channels,
                     const QuantGrid& grid);
   void Merge(const ErrorSums& o);
 };
@@ -55,6 +67,12 @@ struct Metrics {
   uint64_t count = 0;
   uint64_t nonfinite = 0;
   double sqnr_db = 0;  // may be +inf (no error) or -inf (zero signal)
+  // Median per-channel SQNR and the worst channel (NaN / -1 when the
+  // tensor has fewer than 2 channels with signal).
+  double channel_sqnr_db = std::numeric_limits<double>::quiet_NaN();
+  double worst_channel_sqnr_db = std::numeric_limits<double>::quiet_NaN();
+  int64_t worst_channel = -1;
+  double rank_db = 0;  // min(sqnr_db, channel_sqnr_db): the sort key
   double cosine = 1;
   double mse = 0;
   double max_abs_error = 0;
@@ -73,12 +91,14 @@ double SqnrDb(double signal, double noise);
 
 extern template void ErrorSums::AddQuantized<int8_t>(const float*,
                                                      const int8_t*, int64_t,
-                                                     const QuantGrid&);
+                                                     int64_t, const QuantGrid&);
 extern template void ErrorSums::AddQuantized<uint8_t>(const float*,
                                                       const uint8_t*, int64_t,
+                                                      int64_t,
                                                       const QuantGrid&);
 extern template void ErrorSums::AddQuantized<int16_t>(const float*,
                                                       const int16_t*, int64_t,
+                                                      int64_t,
                                                       const QuantGrid&);
 
 }  // namespace qforge::report

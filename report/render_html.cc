@@ -221,18 +221,23 @@ std::string RenderHtml(const Report& r) {
   s += "<h2>SQNR per layer</h2>\n<p class=\"note\">In graph order; red below "
        "20 dB, orange below 30 dB.</p>\n";
   s += SqnrBars(r);
-  s += "<h2>Layers, worst first</h2>\n<table><tr><th>SQNR (dB)</th>"
-       "<th>cosine</th><th>MSE</th><th>max abs error</th><th>RMSE/scale</th>"
-       "<th>clipped</th><th>range used</th><th>op</th><th>tensor</th></tr>\n";
+  s += "<h2>Layers, worst first</h2>\n<p class=\"note\">Added: the SQNR "
+       "of the noise the layer adds itself (inf: none); channel: the median "
+       "SQNR of its channels.</p>\n<table><tr><th>added (dB)</th><th>SQNR "
+       "(dB)</th><th>channel (dB)</th><th>cosine</th><th>MSE</th><th>max abs "
+       "error</th><th>RMSE/scale</th><th>clipped</th><th>range used</th>"
+       "<th>op</th><th>tensor</th></tr>\n";
   for (const LayerReport& l : r.layers) {
     const Metrics& m = l.metrics;
     absl::StrAppendFormat(
         &s,
-        "<tr><td class=\"n\">%s</td><td class=\"n\">%.6f</td><td "
+        "<tr><td class=\"n\">%s</td><td class=\"n\">%s</td><td "
+        "class=\"n\">%s</td><td class=\"n\">%.6f</td><td "
         "class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%.3f</td>"
         "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s %s</td>"
         "<td><code>%s</code></td></tr>\n",
-        FormatDb(m.sqnr_db), m.cosine, FormatNumber(m.mse),
+        FormatDb(l.introduced_db), FormatDb(m.sqnr_db),
+        FormatDb(m.channel_sqnr_db), m.cosine, FormatNumber(m.mse),
         FormatNumber(m.max_abs_error), m.rmse_over_scale,
         FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "", Esc(l.op),

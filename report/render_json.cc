@@ -20,6 +20,9 @@ json MetricsJson(const Metrics& m, bool quantized) {
   json j = {{"count", m.count},
             {"nonfinite", m.nonfinite},
             {"sqnr_db", Num(m.sqnr_db)},
+            {"channel_sqnr_db", Num(m.channel_sqnr_db)},
+            {"worst_channel", m.worst_channel},
+            {"worst_channel_sqnr_db", Num(m.worst_channel_sqnr_db)},
             {"cosine", Num(m.cosine)},
             {"mse", Num(m.mse)},
             {"max_abs_error", Num(m.max_abs_error)},
@@ -71,7 +74,8 @@ std::string RenderJson(const Report& r) {
               {"scale", l.grid.scale},
               {"zero_point", l.grid.zero_point},
               {"qmin", l.grid.qmin},
-              {"qmax", l.grid.qmax}};
+              {"qmax", l.grid.qmax},
+              {"introduced_db", Num(l.introduced_db)}};
     j.update(MetricsJson(l.metrics, true));
     if (l.histogram.has_value()) {
       j["histogram"] = {{"lo", l.histogram->lo},

@@ -47,17 +47,24 @@ std::string RenderMarkdown(const Report& r) {
                     "quantized layers to compare.\n");
     return out;
   }
-  absl::StrAppend(&out, "\n## Layers, worst first\n\n");
+  absl::StrAppend(
+      &out,
+      "\n## Layers, worst first\n\n"
+      "*Added*: the SQNR of the noise the layer adds itself "
+      "(inf: none); *channel*: the median SQNR of its channels.\n\n");
   absl::StrAppend(&out,
-                  "| SQNR (dB) | cosine | MSE | max abs error | RMSE/scale | "
-                  "clipped | range used | op | tensor |\n"
-                  "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | "
-                  "--- |\n");
+                  "| added (dB) | SQNR (dB) | channel (dB) | cosine | MSE | "
+                  "max abs error | RMSE/scale | clipped | range used | op | "
+                  "tensor |\n"
+                  "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+                  "---: | --- | --- |\n");
   for (const LayerReport& l : r.layers) {
     const Metrics& m = l.metrics;
     absl::StrAppendFormat(
-        &out, "| %s | %.6f | %s | %s | %.3f | %s | %s | %s %s | `%s` |\n",
-        FormatDb(m.sqnr_db), m.cosine, FormatNumber(m.mse),
+        &out,
+        "| %s | %s | %s | %.6f | %s | %s | %.3f | %s | %s | %s %s | `%s` |\n",
+        FormatDb(l.introduced_db), FormatDb(m.sqnr_db),
+        FormatDb(m.channel_sqnr_db), m.cosine, FormatNumber(m.mse),
         FormatNumber(m.max_abs_error), m.rmse_over_scale,
         FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "", l.op, Cell(l.name));

@@ -42,16 +42,19 @@ std::string RenderText(const Report& r) {
                     "quantized layers to compare\n");
     return out;
   }
-  absl::StrAppend(&out, "\nlayers, worst first (", r.layers.size(), "):\n");
-  absl::StrAppendFormat(&out,
-                        "  %8s %9s %10s %10s %7s %7s %7s  %-4s %-20s %s\n",
-                        "SQNR dB", "cosine", "MSE", "max|e|", "RMSE/s", "clip",
-                        "range", "op#", "op", "tensor");
+  absl::StrAppend(&out, "\nlayers, worst first (", r.layers.size(),
+                  "; added = SQNR of the noise the layer adds itself, chan = "
+                  "median SQNR of its channels):\n");
+  absl::StrAppendFormat(
+      &out, "  %8s %8s %8s %9s %10s %10s %7s %7s %7s  %-4s %-20s %s\n",
+      "added dB", "SQNR dB", "chan dB", "cosine", "MSE", "max|e|", "RMSE/s",
+      "clip", "range", "op#", "op", "tensor");
   for (const LayerReport& l : r.layers) {
     const Metrics& m = l.metrics;
     absl::StrAppendFormat(
-        &out, "  %8s %9.6f %10s %10s %7.3f %7s %7s  %-4s %-20s %s\n",
-        FormatDb(m.sqnr_db), m.cosine, FormatNumber(m.mse),
+        &out, "  %8s %8s %8s %9.6f %10s %10s %7.3f %7s %7s  %-4s %-20s %s\n",
+        FormatDb(l.introduced_db), FormatDb(m.sqnr_db),
+        FormatDb(m.channel_sqnr_db), m.cosine, FormatNumber(m.mse),
         FormatNumber(m.max_abs_error), m.rmse_over_scale,
         FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "-", l.op, l.name);

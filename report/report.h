@@ -39,6 +39,13 @@ struct LayerReport {
   std::string dtype;       // "int8", "int16"
   QuantGrid grid;
   Metrics metrics;
+  // The SQNR of the noise this layer adds itself (the sort key, worst
+  // first): with N = 10^(-rank_db / 10) the relative noise of a tensor
+  // (metrics.h), -10 log10(N_out - max N_inputs) over the op's compared
+  // inputs; +inf when the output is no noisier than its worst input. A
+  // layer downstream of a bad one inherits its noise but does not add it,
+  // so the culprit comes first.
+  double introduced_db = 0;
   // Float activation histogram (filled for the worst layers only).
   std::optional<Histogram> histogram;
 };
@@ -74,7 +81,7 @@ struct Report {
   int64_t samples = 0;
   // No integer activations: weight-only schemes (dynamic, float16).
   bool weight_only = false;
-  std::vector<LayerReport> layers;  // worst SQNR first
+  std::vector<LayerReport> layers;  // lowest introduced_db first
   std::vector<OutputReport> outputs;
   std::vector<FloatOp> float_ops;  // in op order
 };

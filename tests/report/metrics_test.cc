@@ -30,7 +30,7 @@ TEST(MetricsTest, HandDerivedQuantizedTensor) {
   const std::vector<int8_t> q = {1, -2, 3, 3};
   const QuantGrid g = SmallGrid();
   ErrorSums s;
-  s.AddQuantized(f.data(), q.data(), 4, g);
+  s.AddQuantized(f.data(), q.data(), 4, 0, g);
   const Metrics m = Finish(s, &g);
   EXPECT_EQ(m.count, 4u);
   // sum f^2 = 0.25 + 1 + 4 + 100 = 105.25; sum e^2 = 0.25 + 72.25 = 72.5.
@@ -56,7 +56,7 @@ TEST(MetricsTest, AtTheEdgeWithinHalfAStepIsNotClipped) {
   const std::vector<int8_t> q = {3, -4};
   const QuantGrid g = SmallGrid();
   ErrorSums s;
-  s.AddQuantized(f.data(), q.data(), 2, g);
+  s.AddQuantized(f.data(), q.data(), 2, 0, g);
   EXPECT_EQ(s.clipped, 1u);
 }
 
@@ -74,7 +74,7 @@ TEST(MetricsTest, PureRoundingNoiseGivesRmseOverScaleOfOneOverSqrt12) {
     q.push_back(static_cast<int8_t>(std::lround(x / g.scale) + g.zero_point));
   }
   ErrorSums s;
-  s.AddQuantized(f.data(), q.data(), static_cast<int64_t>(f.size()), g);
+  s.AddQuantized(f.data(), q.data(), static_cast<int64_t>(f.size()), 0, g);
   const Metrics m = Finish(s, &g);
   EXPECT_NEAR(m.rmse_over_scale, 1 / std::sqrt(12.0), 2e-3);
   EXPECT_EQ(m.clipped_fraction, 0.0);
@@ -88,7 +88,7 @@ TEST(MetricsTest, FloatComparisonAndNonFiniteValues) {
   const std::vector<float> g = {3.0f, 4.0f, 1.0f,
                                 std::numeric_limits<float>::infinity()};
   ErrorSums s;
-  s.AddFloat(f.data(), g.data(), 4);
+  s.AddFloat(f.data(), g.data(), 4, 0);
   const Metrics m = Finish(s, nullptr);
   EXPECT_EQ(m.count, 2u);
   EXPECT_EQ(m.nonfinite, 2u);
@@ -106,7 +106,7 @@ TEST(MetricsTest, SqnrConventions) {
   // An all-zero signal compared with all zeros: exact, cosine 1.
   ErrorSums s;
   const std::vector<float> z = {0.0f, 0.0f};
-  s.AddFloat(z.data(), z.data(), 2);
+  s.AddFloat(z.data(), z.data(), 2, 0);
   EXPECT_DOUBLE_EQ(Finish(s, nullptr).cosine, 1.0);
 }
 
@@ -117,18 +117,49 @@ TEST(MetricsTest, MergedSumsEqualOneAccumulation) {
   const std::vector<float> f1 = {0.4f, -0.9f, 1.2f}, f2 = {-1.9f, 0.1f};
   const std::vector<int8_t> q1 = {1, -2, 2}, q2 = {-4, 0};
   ErrorSums a, b, all;
-  a.AddQuantized(f1.data(), q1.data(), 3, g);
-  b.AddQuantized(f2.data(), q2.data(), 2, g);
+  a.AddQuantized(f1.data(), q1.data(), 3, 0, g);
+  b.AddQuantized(f2.data(), q2.data(), 2, 0, g);
   a.Merge(b);
   const std::vector<float> f = {0.4f, -0.9f, 1.2f, -1.9f, 0.1f};
   const std::vector<int8_t> q = {1, -2, 2, -4, 0};
-  all.AddQuantized(f.data(), q.data(), 5, g);
+  all.AddQuantized(f.data(), q.data(), 5, 0, g);
   const Metrics x = Finish(a, &g), y = Finish(all, &g);
   EXPECT_NEAR(x.sqnr_db, y.sqnr_db, 1e-12);
   EXPECT_NEAR(x.mse, y.mse, 1e-15);
   EXPECT_EQ(x.range_used, y.range_used);  // -4..2: 7 of 8
   EXPECT_DOUBLE_EQ(x.range_used, 7.0 / 8.0);
   EXPECT_EQ(x.max_abs_error, y.max_abs_error);
+}
+
+TEST(MetricsTest, ChannelSqnrIsTheMedianOverChannelsWithSignal) {
+  // Two positions x 3 channels (innermost), grid step 0.5:
+  //   channel 0: f 1.5, 1.0  q 3, 2 -> dequantized 1.5, 1.0: no error, +inf
+  //   channel 1: f 0.2, 0.1  q 0, 0 -> e -0.2, -0.1: SQNR 10 log10(.05/.05)
+  //              = 0 dB
+  //   channel 2: f 0,   0    q 0, 0 -> no signal: not counted
+  // Median of {0 dB, +inf} (lower median) = 0 dB; worst channel 1.
+  // Tensor SQNR = 10 log10((2.25 + 1 + .05) / .05) = 18.19 dB, so the rank
+  // key is the channel median.
+  const std::vector<float> f = {1.5f, 0.2f, 0.0f, 1.0f, 0.1f, 0.0f};
+  const std::vector<int8_t> q = {3, 0, 0, 2, 0, 0};
+  QuantGrid g = SmallGrid();
+  ErrorSums a, b;
+  a.AddQuantized(f.data(), q.data(), 3, 3, g);  // first position
+  b.AddQuantized(f.data() + 3, q.data() + 3, 3, 3, g);
+  a.Merge(b);
+  const Metrics m = Finish(a, &g);
+  EXPECT_NEAR(m.sqnr_db, 10 * std::log10(3.3 / 0.05), 1e-5);
+  EXPECT_NEAR(m.channel_sqnr_db, 0.0, 1e-5);
+  EXPECT_NEAR(m.worst_channel_sqnr_db, 0.0, 1e-5);
+  EXPECT_EQ(m.worst_channel, 1);
+  EXPECT_NEAR(m.rank_db, 0.0, 1e-5);
+  // One channel only: no channel metric, the rank is the tensor SQNR.
+  ErrorSums one;
+  one.AddQuantized(f.data(), q.data(), 6, 1, g);
+  const Metrics n = Finish(one, &g);
+  EXPECT_TRUE(std::isnan(n.channel_sqnr_db));
+  EXPECT_EQ(n.worst_channel, -1);
+  EXPECT_EQ(n.rank_db, n.sqnr_db);
 }
 
 }  // namespace
