@@ -44,25 +44,6 @@ struct Plan {
   std::vector<bool> capture_histogram;
 };
 
-QuantGrid GridOf(const ir::Tensor& t) {
-  QuantGrid g;
-  g.scale = t.quantization->scale[0];
-  g.zero_point =
-      t.quantization->zero_point.empty() ? 0 : t.quantization->zero_point[0];
-  switch (t.type) {
-    case ir::DataType::kUInt8:
-      g.qmin = 0, g.qmax = 255;
-      break;
-    case ir::DataType::kInt16:
-      g.qmin = -32768, g.qmax = 32767;
-      break;
-    default:
-      g.qmin = -128, g.qmax = 127;
-      break;
-  }
-  return g;
-}
-
 std::vector<int> Producers(const ir::Subgraph& sg) {
   std::vector<int> producer(sg.tensors.size(), -1);
   for (size_t i = 0; i < sg.operators.size(); ++i) {
@@ -354,7 +335,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     s.capture = capture_for(float_by_name.at(fname), true);
     s.quantized = true;
     s.qtype = qt.type;
-    s.grid = GridOf(qt);
+    ASSIGN_OR_RETURN(s.grid, TensorGrid(qt));  // per-tensor: checked above
     plan.slot_of_q[s.q_tensor] = static_cast<int>(plan.slots.size());
     plan.slots.push_back(s);
     slot_float_op.push_back(-1);

@@ -14,18 +14,15 @@ bool IntegerType(ir::DataType t) {
          t == ir::DataType::kInt16;
 }
 
-struct Grid {
-  double scale;
-  int64_t zero_point, qmin, qmax;
-};
+}  // namespace
 
-absl::StatusOr<Grid> GridOf(const ir::Tensor& t) {
+absl::StatusOr<QuantGrid> TensorGrid(const ir::Tensor& t) {
   if (!t.quantization.has_value() || t.quantization->scale.size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input '", t.name, "' is ", ir::DataTypeName(t.type),
-        " without a per-tensor scale: cannot convert sample data for it"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor '", t.name, "' is ", ir::DataTypeName(t.type),
+                     " without a per-tensor scale"));
   }
-  Grid g;
+  QuantGrid g;
   g.scale = t.quantization->scale[0];
   g.zero_point =
       t.quantization->zero_point.empty() ? 0 : t.quantization->zero_point[0];
@@ -43,8 +40,10 @@ absl::StatusOr<Grid> GridOf(const ir::Tensor& t) {
   return g;
 }
 
+namespace {
+
 template <typename T>
-void QuantizeInto(absl::Span<const float> in, const Grid& g, T* out) {
+void QuantizeInto(absl::Span<const float> in, const QuantGrid& g, T* out) {
   for (size_t i = 0; i < in.size(); ++i) {
     // As numerics::QuantizeValue: x / scale, rounded half away from zero.
     const double q =
@@ -57,7 +56,7 @@ void QuantizeInto(absl::Span<const float> in, const Grid& g, T* out) {
 }
 
 template <typename T>
-void DequantizeInto(const T* in, size_t n, const Grid& g, float* out) {
+void DequantizeInto(const T* in, size_t n, const QuantGrid& g, float* out) {
   for (size_t i = 0; i < n; ++i) {
     out[i] =
         static_cast<float>(g.scale * static_cast<double>(in[i] - g.zero_point));
@@ -71,8 +70,12 @@ absl::StatusOr<ir::HostTensor> ConvertInput(const ir::HostTensor& given,
                                             const ir::Tensor& to) {
   if (given.type() == to.type) return given;
   if (given.type() == ir::DataType::kFloat32 && IntegerType(to.type)) {
-    absl::StatusOr<Grid> g = GridOf(to);
-    if (!g.ok()) return g.status();
+    absl::StatusOr<QuantGrid> g = TensorGrid(to);
+    if (!g.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("model input: ", g.status().message(),
+                       ": cannot convert sample data"));
+    }
     ir::HostTensor out(to.type, given.shape());
     absl::Span<const float> in = given.Flat<float>();
     switch (to.type) {
@@ -89,8 +92,12 @@ absl::StatusOr<ir::HostTensor> ConvertInput(const ir::HostTensor& given,
     return out;
   }
   if (IntegerType(given.type()) && to.type == ir::DataType::kFloat32) {
-    absl::StatusOr<Grid> g = GridOf(from);
-    if (!g.ok()) return g.status();
+    absl::StatusOr<QuantGrid> g = TensorGrid(from);
+    if (!g.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("model input: ", g.status().message(),
+                       ": cannot convert sample data"));
+    }
     ir::HostTensor out(ir::DataType::kFloat32, given.shape());
     float* o = out.Flat<float>().data();
     const size_t n = static_cast<size_t>(given.NumElements());

@@ -11,8 +11,13 @@
 #include "absl/status/statusor.h"
 #include "ir/host_tensor.h"
 #include "ir/model.h"
+#include "report/metrics.h"
 
 namespace qforge::report {
+
+// The per-tensor quantization of an integer tensor (qmin/qmax from its
+// type); an error naming the tensor when it has no single scale.
+absl::StatusOr<QuantGrid> TensorGrid(const ir::Tensor& t);
 
 // `given` is data for input tensor `from` (of another model); returns it
 // as input tensor `to` takes it.

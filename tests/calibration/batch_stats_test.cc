@@ -4,8 +4,6 @@
 // interpreter, runtime/interpreter_batch.h) equal those of the same samples
 // run one by one, field by field and bucket by bucket, with 1 and 2
 // threads.
-#include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -13,34 +11,11 @@
 #include "formats/tflite_reader.h"
 #include "gtest/gtest.h"
 #include "runtime/interpreter.h"
+#include "tests/support/batch_tensors.h"
 #include "tests/support/test_paths.h"
 
 namespace qforge::testing {
 namespace {
-
-ir::HostTensor RandomInput(const ir::Model& model, int64_t batch,
-                           uint32_t seed) {
-  const ir::Subgraph& sg = model.subgraphs[0];
-  const ir::Tensor& in = sg.tensors[sg.inputs[0]];
-  std::vector<int64_t> shape(in.shape.begin(), in.shape.end());
-  shape[0] = batch;
-  ir::HostTensor t(in.type, shape);
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1, 1);
-  for (float& v : t.Flat<float>()) v = u(rng);
-  return t;
-}
-
-// Sample b of a batched tensor, as a batch-1 tensor.
-ir::HostTensor Sample(const ir::HostTensor& batched, int64_t b) {
-  std::vector<int64_t> shape = batched.shape();
-  const int64_t batch = shape[0];
-  shape[0] = 1;
-  ir::HostTensor t(batched.type(), shape);
-  const size_t bytes = batched.ByteSize() / static_cast<size_t>(batch);
-  std::memcpy(t.data(), batched.data() + static_cast<size_t>(b) * bytes, bytes);
-  return t;
-}
 
 const char kModel[] = "models/mlperf-tiny/vww_96_float.tflite";
 
