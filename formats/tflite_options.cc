@@ -186,6 +186,11 @@ ir::Options DecodeBuiltinOptions(const tflite::BuiltinOptionsUnion& u) {
                              o.proj_clip, static_cast<int8_t>(o.kernel_type),
                              o.asymmetric_quantize_inputs};
     }
+    case BuiltinOptions::BuiltinOptions_SVDFOptions: {
+      const auto& o = As<tflite::SVDFOptionsT>(u);
+      return ir::SvdfOptions{o.rank, Act(o.fused_activation_function),
+                             o.asymmetric_quantize_inputs};
+    }
     case BuiltinOptions::BuiltinOptions_Conv3DOptions: {
       const auto& o = As<tflite::Conv3DOptionsT>(u);
       return ir::Conv3DOptions{Pad(o.padding),
@@ -460,6 +465,13 @@ struct Encoder {
     t.cell_clip = o.cell_clip;
     t.proj_clip = o.proj_clip;
     t.kernel_type = static_cast<tflite::LSTMKernelType>(o.kernel_type);
+    t.asymmetric_quantize_inputs = o.asymmetric_quantize_inputs;
+    return Union(std::move(t));
+  }
+  tflite::BuiltinOptionsUnion operator()(const ir::SvdfOptions& o) const {
+    tflite::SVDFOptionsT t;
+    t.rank = o.rank;
+    t.fused_activation_function = Act(o.activation);
     t.asymmetric_quantize_inputs = o.asymmetric_quantize_inputs;
     return Union(std::move(t));
   }

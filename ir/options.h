@@ -161,6 +161,12 @@ struct LstmOptions {
   int8_t kernel_type = 0;
   bool asymmetric_quantize_inputs = false;
 };
+// SVDF: rank of the filter factorization, activation of the output.
+struct SvdfOptions {
+  int32_t rank = 0;
+  Activation activation = Activation::kNone;
+  bool asymmetric_quantize_inputs = false;
+};
 // CONV_3D (and CONV_3D_TRANSPOSE, which shares the table).
 struct Conv3DOptions {
   Padding padding = Padding::kSame;
@@ -199,7 +205,7 @@ using Options = std::variant<
     LeakyReluOptions, SqueezeOptions, BlockSizeOptions, OutputTypeOptions,
     SplitOptions, SequenceLstmOptions, MirrorPadOptions, GeluOptions,
     WhileOptions, IfOptions, CallOnceOptions, VarHandleOptions, LstmOptions,
-    Conv3DOptions>;
+    Conv3DOptions, SvdfOptions>;
 
 // The options of type T, or T's defaults when the op carries none (TFLite
 // does the same). Returns defaults too when the op carries another type; the

@@ -190,6 +190,7 @@ std::optional<OpQuantSpec> GetOpQuantSpec(ir::OpKind kind) {
     case K::kEmbeddingLookup:
     case K::kAtan2:
     case K::kConv3D:
+    case K::kSvdf:
     case K::kOtherBuiltin:
     case K::kCustom:
       return std::nullopt;

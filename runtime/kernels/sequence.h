@@ -2,6 +2,7 @@
 //
 // Kernel family: sequence (prepare/eval functions listed in sequence.def).
 //   sequence_lstm.cc: UNIDIRECTIONAL_SEQUENCE_LSTM and LSTM (float32)
+//   sequence_svdf.cc: SVDF (float32)
 #ifndef QFORGE_RUNTIME_KERNELS_SEQUENCE_H_
 #define QFORGE_RUNTIME_KERNELS_SEQUENCE_H_
 
@@ -18,6 +19,12 @@ absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx);
 absl::Status PrepareLstm(OpContext& ctx);
 // Eval of both.
 absl::Status EvalLstmFloat(OpContext& ctx);
+
+// SVDF (float32): input [B, I], weights_feature [F, I], weights_time
+// [F, M], optional bias [U], state (input 4, variable) [B, F * M]; output
+// [B, U]. The state is updated in place.
+absl::Status PrepareSvdf(OpContext& ctx);
+absl::Status EvalSvdfFloat(OpContext& ctx);
 
 }  // namespace qforge::runtime
 
