@@ -333,6 +333,7 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   }
   for (int32_t out : op.outputs) outputs.push_back(&exec.tensors[out]);
   OpContext ctx(op, exec.index, i, inputs, outputs, &pool_, this, &slot.state);
+  ctx.set_subgraph_tensors(&exec.sg->tensors);
   // Requantization rounding as LiteRT's kernels for this op's types
   // (numerics/fixed_point.h): its uint8 and int16 kernels round twice.
   bool rounds_twice = false;
@@ -394,10 +395,17 @@ void Interpreter::Impl::ResetForRun(SubgraphExec& exec) {
         rt.data = nullptr;
         break;
       case Storage::kVariable: {
-        // Initial value: the file's buffer, else zeros.
+        // Initial value: the file's buffer, else zeros; int8 variables
+        // start at their zero point (the real 0), as TFLite's
+        // ResetVariableTensor does.
         const ir::Tensor& it = *rt.ir;
         rt.shape = ToDims(it.shape);
-        std::memset(rt.data, 0, rt.bytes);
+        int fill = 0;
+        if (it.type == ir::DataType::kInt8 && it.quantization.has_value() &&
+            !it.quantization->zero_point.empty()) {
+          fill = static_cast<int>(it.quantization->zero_point[0]);
+        }
+        std::memset(rt.data, fill, rt.bytes);
         if (it.buffer != 0 && it.buffer < model_.buffers.size()) {
           const std::vector<uint8_t>& init = model_.buffers[it.buffer].data;
           std::memcpy(rt.data, init.data(), std::min(init.size(), rt.bytes));

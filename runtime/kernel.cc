@@ -22,6 +22,17 @@ absl::Status OpContext::InvokeSubgraph(
   return runner_->InvokeSubgraph(index, inputs, outputs);
 }
 
+const ir::Tensor* OpContext::intermediate(int i) const {
+  if (subgraph_tensors_ == nullptr || i < 0 || i >= num_intermediates()) {
+    return nullptr;
+  }
+  const int32_t t = op_.intermediates[static_cast<size_t>(i)];
+  if (t < 0 || static_cast<size_t>(t) >= subgraph_tensors_->size()) {
+    return nullptr;
+  }
+  return &(*subgraph_tensors_)[static_cast<size_t>(t)];
+}
+
 absl::Status OpContext::Error(absl::string_view message) const {
   return absl::InvalidArgumentError(
       absl::StrCat("subgraph ", subgraph_, " op ", op_index_, " (",

@@ -74,6 +74,18 @@ class OpContext {
     return i < num_inputs() ? inputs_[static_cast<size_t>(i)] : nullptr;
   }
   RtTensor* output(int i) const { return outputs_[static_cast<size_t>(i)]; }
+  // The op's intermediate tensors (Operator.intermediates: tensors no op
+  // reads or writes, whose quantization parameters TFLite's integer LSTM
+  // uses as scales). nullptr when absent or when the interpreter gave the
+  // context no subgraph tensors.
+  int num_intermediates() const {
+    return static_cast<int>(op_.intermediates.size());
+  }
+  const ir::Tensor* intermediate(int i) const;
+  // Set by the interpreter: the tensors of the op's subgraph.
+  void set_subgraph_tensors(const std::vector<ir::Tensor>* tensors) {
+    subgraph_tensors_ = tensors;
+  }
 
   // Prepare only: the output's shape for this run.
   void SetOutputShape(int i, Dims shape) {
@@ -131,6 +143,7 @@ class OpContext {
   ThreadPool* pool_;
   SubgraphRunner* runner_;
   std::unique_ptr<KernelState>* state_;
+  const std::vector<ir::Tensor>* subgraph_tensors_ = nullptr;
 };
 
 using PrepareFn = absl::Status (*)(OpContext&);

@@ -99,6 +99,13 @@ absl::Status EvalIntResizeBilinear(OpContext& ctx);
 absl::Status PrepareIntBatchMatMul(OpContext& ctx);
 absl::Status EvalIntBatchMatMul(OpContext& ctx);
 
+// integer_lstm_prepare.cc, integer_lstm.cc: TFLite's fully quantized LSTM
+// (8x8_16: int8 input / output / weights, int16 cell state, int16 layer-norm
+// and peephole weights, five intermediate tensors).
+absl::Status PrepareIntUnidirectionalSequenceLstm(OpContext& ctx);
+absl::Status PrepareIntLstm(OpContext& ctx);
+absl::Status EvalIntLstm(OpContext& ctx);  // both
+
 }  // namespace qforge::runtime
 
 #endif  // QFORGE_RUNTIME_KERNELS_INTEGER_H_

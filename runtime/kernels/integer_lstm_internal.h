@@ -1,0 +1,94 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Shared by integer_lstm_prepare.cc (checks, TFLite's effective scales and
+// biases) and integer_lstm.cc (the step): the prepared parameters of one
+// fully quantized LSTM (TFLite's 8x8_16 form: int8 input, output and
+// weights, int16 cell state, Q3.12 int16 gates).
+#ifndef QFORGE_RUNTIME_KERNELS_INTEGER_LSTM_INTERNAL_H_
+#define QFORGE_RUNTIME_KERNELS_INTEGER_LSTM_INTERNAL_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/kernel.h"
+
+namespace qforge::runtime::integer_lstm {
+
+// TFLite's lstm::full input indices (* = optional).
+enum Input : int {
+  kInput = 0,
+  kInputToInput = 1,  // *
+  kInputToForget = 2,
+  kInputToCell = 3,
+  kInputToOutput = 4,
+  kRecurrentToInput = 5,  // *
+  kRecurrentToForget = 6,
+  kRecurrentToCell = 7,
+  kRecurrentToOutput = 8,
+  kCellToInput = 9,     // * peephole
+  kCellToForget = 10,   // *
+  kCellToOutput = 11,   // *
+  kInputGateBias = 12,  // *
+  kForgetGateBias = 13,
+  kCellGateBias = 14,
+  kOutputGateBias = 15,
+  kProjectionWeights = 16,  // *
+  kProjectionBias = 17,     // *
+  kOutputState = 18,
+  kCellState = 19,
+  kInputLayerNorm = 20,  // * (20 .. 23)
+  kForgetLayerNorm = 21,
+  kCellLayerNorm = 22,
+  kOutputLayerNorm = 23,
+};
+
+enum Gate : int { kGateI = 0, kGateF = 1, kGateC = 2, kGateO = 3 };
+
+// The requantization of one gate: input and recurrent products, peephole,
+// layer norm. Multipliers are (significand, shift) from QuantizeMultiplier.
+struct GateParams {
+  int32_t input_mult = 0, recurrent_mult = 0, cell_mult = 0, ln_mult = 0;
+  int input_shift = 0, recurrent_shift = 0, cell_shift = 0, ln_shift = 0;
+  int32_t variance_guard = 1;
+  // Effective biases: (gate bias unless layer norm) + row sums of the
+  // weights times the negated input / output-state zero point.
+  std::vector<int32_t> input_bias, recurrent_bias;
+};
+
+struct IntLstmState : KernelState {
+  int64_t n_batch = 0, max_time = 0, n_input = 0, n_cell = 0, n_output = 0;
+  bool time_major = false;
+  bool use_cifg = false, use_peephole = false, use_layer_norm = false;
+  bool use_projection = false;
+  GateParams gate[4];
+  int cell_scale = 0;         // log2 of the cell state's scale (<= -9)
+  int tanh_integer_bits = 0;  // 15 + cell_scale
+  int32_t hidden_mult = 0, proj_mult = 0;
+  int hidden_shift = 0, proj_shift = 0;
+  int32_t hidden_zp = 0, output_state_zp = 0;
+  std::vector<int32_t> proj_bias;  // bias + row sums * hidden zero point
+  int16_t cell_clip = 0;           // quantized; 0 = no clipping
+  int8_t proj_clip = 0;
+  // Scratch: the four gates [4][B][N] (Q3.12 pre-activations, then Q0.15),
+  // the hidden vector [B][N] (int8), tanh(c) [B][N].
+  std::vector<int16_t> gates;
+  std::vector<int8_t> hidden;
+  std::vector<int16_t> tanh_c;
+  int64_t cells_per_task = 1, cell_tasks = 1;
+};
+
+// The layout part of prepare that differs between the two ops.
+struct Layout {
+  bool time_major = false;
+  int64_t max_time = 0, n_batch = 0, n_input = 0;
+  float cell_clip = 0.f, proj_clip = 0.f;
+};
+
+// Shared prepare: checks, TFLite's parameters, scratch, output shape.
+absl::Status PrepareCell(OpContext& ctx, const Layout& layout);
+// The step loop (integer_lstm.cc).
+absl::Status Eval(OpContext& ctx);
+
+}  // namespace qforge::runtime::integer_lstm
+
+#endif  // QFORGE_RUNTIME_KERNELS_INTEGER_LSTM_INTERNAL_H_
