@@ -91,6 +91,16 @@ bool IsQuantizedInt(const ir::Tensor& t) {
          t.quantization.has_value() && t.quantization->HasScale();
 }
 
+// Ops whose TFLite Prepare gives the output the inputs' type whatever the
+// model says (add.cc, sub.cc, mul.cc: `output->type = input2->type`). With
+// quantized inputs and a float32 output that carries quantization
+// parameters, LiteRT runs them as integer ops; so does qforge (the integer
+// kernel retypes the output).
+bool OutputTypeFromInputs(ir::OpKind kind) {
+  return kind == ir::OpKind::kAdd || kind == ir::OpKind::kSub ||
+         kind == ir::OpKind::kMul;
+}
+
 }  // namespace
 
 const KernelDef* FindKernel(const ir::Model& model, const ir::Subgraph& sg,
@@ -114,6 +124,10 @@ const KernelDef* FindKernel(const ir::Model& model, const ir::Subgraph& sg,
               // QUANTIZE may requantize into a scaled int32 tensor.
               (op.kind == ir::OpKind::kQuantize &&
                out->type == ir::DataType::kInt32 &&
+               out->quantization.has_value() &&
+               out->quantization->HasScale()) ||
+              (OutputTypeFromInputs(op.kind) && in != nullptr &&
+               IsQuantizedInt(*in) && out->type == ir::DataType::kFloat32 &&
                out->quantization.has_value() &&
                out->quantization->HasScale())));
   if (integer) {

@@ -99,6 +99,10 @@ absl::Status EvalIntResizeBilinear(OpContext& ctx);
 absl::Status PrepareIntBatchMatMul(OpContext& ctx);
 absl::Status EvalIntBatchMatMul(OpContext& ctx);
 
+// integer_svdf.cc (int8 input and output, int16 state and time weights)
+absl::Status PrepareIntSvdf(OpContext& ctx);
+absl::Status EvalIntSvdf(OpContext& ctx);
+
 // integer_lstm_prepare.cc, integer_lstm.cc: TFLite's fully quantized LSTM
 // (8x8_16: int8 input / output / weights, int16 cell state, int16 layer-norm
 // and peephole weights, five intermediate tensors).

@@ -183,6 +183,12 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
                                   b->name(), "' (", ir::DataTypeName(b->type),
                                   ") must have the same type"));
   }
+  // TFLite's add.cc / sub.cc / mul.cc Prepare set the output's type to the
+  // inputs' (`output->type = input2->type`): a float32 output tensor that
+  // carries quantization parameters between quantized ops (as in LiteRT's
+  // add_quantized test models) is computed, and stored, as the input type.
+  // FindKernel sends such ops here (runtime/kernel.cc).
+  if (out->type == ir::DataType::kFloat32) out->type = a->type;
   const bool mul16to8 =
       kind == BinaryKind::kMul && a->type == ir::DataType::kInt16 &&
       (out->type == ir::DataType::kInt8 || out->type == ir::DataType::kUInt8);
