@@ -1,6 +1,11 @@
 # LiteRT interop tests that need a C++ helper (tests/interop/README.md).
 # Included from tests/CMakeLists.txt, after the qforge targets exist.
 
+# The sanitizer build runs the unit tests only: no helper to build.
+if(QFORGE_SANITIZE)
+  return()
+endif()
+
 # qforge_make_inputs: writes the input tensors `qforge run --data` would feed
 # a model as .npy, so that LiteRT gets the very same tensors.
 add_executable(qforge_make_inputs ${CMAKE_CURRENT_LIST_DIR}/make_inputs.cc)
