@@ -8,6 +8,7 @@
 #include "base/exit_codes.h"
 #include "cmd/command.h"
 #include "numerics/fixed_point.h"
+#include "numerics/xnnpack_arithmetic.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"qforge: post-training quantization for TensorFlow Lite models",
@@ -30,6 +31,18 @@ int main(int argc, char** argv) {
          "double (as TFLite Micro); uint8 and int16 ops always round twice, "
          "as LiteRT's")
       ->check(CLI::IsMember({"single", "double"}))
+      ->trigger_on_parse();
+  app.add_option_function<std::string>(
+         "--arithmetic",
+         [](const std::string& mode) {
+           qforge::numerics::SetDefaultArithmetic(
+               mode == "xnnpack" ? qforge::numerics::Arithmetic::kXnnpack
+                                 : qforge::numerics::Arithmetic::kTflite);
+         },
+         "8-bit CONV_2D/DEPTHWISE_CONV_2D/FULLY_CONNECTED/ADD arithmetic: "
+         "tflite (TFLite's builtin kernels; default) or xnnpack (as LiteRT's "
+         "XNNPACK delegate: float requantization, XNNPACK's ADD)")
+      ->check(CLI::IsMember({"tflite", "xnnpack"}))
       ->trigger_on_parse();
   CLI::App* help = app.add_subcommand("help", "Show help for qforge");
   qforge::cmd::RegisterInspect(app, ctx);

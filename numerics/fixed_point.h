@@ -177,10 +177,10 @@ inline int32_t WrappingShiftLeft(int32_t x, int left_shift) {
 //  - kDouble (gemmlowp's form; TFLite before 2.20 and TFLite Micro): a
 //    rounding doubling high multiply (ties up), then a rounding right shift
 //    (ties away from zero): two roundings.
-//  - kSingle (LiteRT / TFLite 2.20+ builds, and XNNPACK's "rndnu"
-//    requantization, which is why LiteRT's delegated and builtin int8
-//    kernels agree bit for bit): round(x * multiplier / 2^(31 - shift)),
-//    ties towards +infinity, computed in int64.
+//  - kSingle (LiteRT / TFLite 2.20+ builds): round(x * multiplier /
+//    2^(31 - shift)), ties towards +infinity, computed in int64. (LiteRT's
+//    XNNPACK delegate requantizes 8-bit CONV/FC in float instead, which
+//    agrees with this on most but not all values: xnnpack_arithmetic.h.)
 // The two differ by 1 on a small share of values, which compounds over
 // layers. LiteRT's int8 kernels round once; its uint8 kernels (gemmlowp
 // output stages) and int16 kernels round twice: measured against LiteRT's

@@ -15,10 +15,14 @@
 //    zero points 0; int16 inputs with an int8/uint8 output use TFLite's
 //    Q0.15 path (rounding doubling high multiply, then >> 8).
 // Fused RELU / RELU6 / RELU_N1_TO_1 clamp the output.
+// With --arithmetic xnnpack, an 8-bit ADD that LiteRT's XNNPACK delegate
+// takes (input/output scale ratios in [2^-10, 2^8)) runs XNNPACK's
+// arithmetic instead (numerics/xnnpack_arithmetic.h).
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_internal.h"
 
@@ -31,7 +35,7 @@ using numerics::MultiplyByQuantizedMultiplierSmallerThanOneExp;
 using numerics::RoundingDivideByPOT;
 
 enum class BinaryKind { kAdd, kSub, kMul };
-enum class Mode { kGeneral, kPot16, kMul, kMul16To8 };
+enum class Mode { kGeneral, kPot16, kMul, kMul16To8, kXnnpackAdd };
 
 struct BinaryState : KernelState {
   BinaryKind kind = BinaryKind::kAdd;
@@ -44,6 +48,7 @@ struct BinaryState : KernelState {
   int32_t m1 = 0, m2 = 0, mo = 0;
   int s1 = 0, s2 = 0, so = 0;
   int32_t act_min = 0, act_max = 0;
+  numerics::XnnpackAddParams xnn;
 };
 
 // ADD/SUB general path, one element.
@@ -132,6 +137,12 @@ void RunBinary(OpContext& ctx, const BinaryState& s) {
           case Mode::kMul16To8:
             run([](const BinaryState& st, int32_t x, int32_t y) {
               return Mul16To8(st, x, y);
+            });
+            break;
+          case Mode::kXnnpackAdd:
+            run([](const BinaryState& st, int32_t x, int32_t y) {
+              return numerics::XnnpackAdd(st.xnn, x, y, st.out_offset,
+                                          st.act_min, st.act_max);
             });
             break;
         }
@@ -262,6 +273,12 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
       }
     } else {
       RETURN_IF_ERROR(PrepareAddSubGeneral(ctx, s, q1, q2, qo));
+      if (kind == BinaryKind::kAdd && !is_int16 &&
+          numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack &&
+          numerics::XnnpackAddParamsFor(q1.scale, q1.zero_point, q2.scale,
+                                        q2.zero_point, qo.scale, &s.xnn)) {
+        s.mode = Mode::kXnnpackAdd;
+      }
     }
   }
   ctx.SetOutputShape(0, Dims(s.plan.out_dims, s.plan.out_dims + s.plan.rank));

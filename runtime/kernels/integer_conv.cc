@@ -12,11 +12,16 @@
 //  - uint8 activations with uint8 per-tensor asymmetric weights (TFLite's
 //    legacy kernel; its multiplier is computed from the float product of
 //    the two scales).
+// With --arithmetic xnnpack (numerics/xnnpack_arithmetic.h), 8-bit
+// convolutions requantize as LiteRT's XNNPACK delegate does (float scale,
+// round half to even) where XNNPACK accepts the scale.
 // Padded taps contribute nothing (not the zero point), as in TFLite.
 #include <cstring>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_internal.h"
 
@@ -38,6 +43,9 @@ struct ConvState : KernelState {
   int32_t act_min = 0, act_max = 0;
   std::vector<int32_t> multiplier;
   std::vector<int> shift;
+  // XNNPACK's float requantization scale per output channel (--arithmetic
+  // xnnpack, 8-bit activations); empty: TFLite's fixed-point multipliers.
+  std::vector<float> xnn_scale;
   // Filter with its zero point folded in (w - zp), widened to int16.
   std::vector<int16_t> filter;
   // Scratch per task: im2col patch (int16) or depthwise accumulators.
@@ -181,6 +189,19 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   }
   RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.out_c, is_int16, qi.scale,
                                      wscales, qo.scale));
+  if (!is_int16 &&
+      numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack) {
+    s.xnn_scale.resize(static_cast<size_t>(s.out_c));
+    for (int64_t c = 0; c < s.out_c; ++c) {
+      const float ws =
+          wscales.size() == 1 ? wscales[0] : wscales[static_cast<size_t>(c)];
+      if (!numerics::XnnpackRequantizationScale(
+              qi.scale, ws, qo.scale, &s.xnn_scale[static_cast<size_t>(c)])) {
+        s.xnn_scale.clear();  // XNNPACK refuses it: TFLite's kernel runs.
+        break;
+      }
+    }
+  }
   for (int sh : s.shift) {
     if (sh > (is_int16 ? 7 : 30)) {
       return ctx.Error(absl::StrCat(
@@ -210,6 +231,20 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   ctx.SetOutputShape(0, Dims{s.batch, s.out_h, s.out_w, s.out_c});
   ctx.set_state(std::move(state));
   return absl::OkStatus();
+}
+
+// The output of channel oc from its accumulator.
+template <typename TAcc>
+inline int32_t RequantizeChannel(const ConvState& s, TAcc acc, int64_t oc) {
+  const size_t k = static_cast<size_t>(oc);
+  if constexpr (std::is_same_v<TAcc, int32_t>) {
+    if (!s.xnn_scale.empty()) {
+      return numerics::XnnpackRequantize(acc, s.xnn_scale[k], s.output_offset,
+                                         s.act_min, s.act_max);
+    }
+  }
+  return numerics::Requantize(acc, s.multiplier[k], s.shift[k], s.output_offset,
+                              s.act_min, s.act_max);
 }
 
 // One output row (batch b, row oy) of a regular convolution.
@@ -261,10 +296,7 @@ void ConvRow(ConvState& s, const TIn* input, const TBias* bias, TIn* output,
         }
       }
       if (bias != nullptr) acc += static_cast<TAcc>(bias[oc]);
-      o[oc] = static_cast<TIn>(
-          numerics::Requantize(acc, s.multiplier[static_cast<size_t>(oc)],
-                               s.shift[static_cast<size_t>(oc)],
-                               s.output_offset, s.act_min, s.act_max));
+      o[oc] = static_cast<TIn>(RequantizeChannel(s, acc, oc));
     }
   }
 }
@@ -308,10 +340,7 @@ void DepthwiseRow(ConvState& s, const TIn* input, const TBias* bias,
     for (int64_t oc = 0; oc < s.out_c; ++oc) {
       TAcc a = acc[oc];
       if (bias != nullptr) a += static_cast<TAcc>(bias[oc]);
-      o[oc] = static_cast<TIn>(
-          numerics::Requantize(a, s.multiplier[static_cast<size_t>(oc)],
-                               s.shift[static_cast<size_t>(oc)],
-                               s.output_offset, s.act_min, s.act_max));
+      o[oc] = static_cast<TIn>(RequantizeChannel(s, a, oc));
     }
   }
 }

@@ -16,6 +16,9 @@
 //    element of the int_ops_litert cases, where the int64 fixed-point
 //    multiply differed by 1 on 7-14%;
 //  - uint8 activations with uint8 weights (per tensor).
+// With --arithmetic xnnpack (numerics/xnnpack_arithmetic.h), 8-bit
+// activations requantize as LiteRT's XNNPACK delegate does (float scale,
+// round half to even) where XNNPACK accepts the scale.
 // Hybrid (TFLite's EvalHybridDense, portable path): float input quantized
 // per batch row to int8, symmetric (scale = max|x| / 127) or, with
 // asymmetric_quantize_inputs, asymmetric with a zero point; int32 dot
@@ -24,9 +27,11 @@
 // weight_scale) in float, then the fused activation.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_internal.h"
 
@@ -91,6 +96,9 @@ struct IntFcState : KernelState {
   // float-scale requantization); empty for 8-bit activations.
   std::vector<double> real_scale;
   std::vector<int64_t> weight_row_sums;  // sum of raw weights per unit
+  // XNNPACK's float requantization scale per unit (--arithmetic xnnpack,
+  // 8-bit activations); empty: TFLite's fixed-point multipliers.
+  std::vector<float> xnn_scale;
 };
 
 constexpr int64_t kUnitsPerTask = 32;
@@ -99,6 +107,12 @@ constexpr int64_t kUnitsPerTask = 32;
 template <typename TAcc>
 int32_t RequantizeUnit(const IntFcState& s, TAcc acc, int64_t u) {
   const size_t k = static_cast<size_t>(u);
+  if constexpr (std::is_same_v<TAcc, int32_t>) {
+    if (!s.xnn_scale.empty()) {
+      return numerics::XnnpackRequantize(acc, s.xnn_scale[k], s.output_offset,
+                                         s.act_min, s.act_max);
+    }
+  }
   if (!s.real_scale.empty()) {
     return numerics::RequantizeByScale(acc, s.real_scale[k], s.output_offset,
                                        s.act_min, s.act_max);
@@ -321,6 +335,19 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   }
   RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.shape.units, is_int16,
                                      qi.scale, wscales, qo.scale));
+  if (!is_int16 &&
+      numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack) {
+    s.xnn_scale.resize(static_cast<size_t>(s.shape.units));
+    for (int64_t u = 0; u < s.shape.units; ++u) {
+      const float ws =
+          wscales.size() == 1 ? wscales[0] : wscales[static_cast<size_t>(u)];
+      if (!numerics::XnnpackRequantizationScale(
+              qi.scale, ws, qo.scale, &s.xnn_scale[static_cast<size_t>(u)])) {
+        s.xnn_scale.clear();  // XNNPACK refuses it: TFLite's kernel runs.
+        break;
+      }
+    }
+  }
   if (is_int16) {
     for (int64_t u = 0; u < s.shape.units; ++u) {
       const float ws =

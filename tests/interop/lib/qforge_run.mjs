@@ -30,20 +30,21 @@ export function noKernelOp(stderr) {
   return { op: name, subgraph: Number(m[1]), index: Number(m[2]) };
 }
 
-async function runOnce(qforge, model, files, names, outDir, { threads, timeoutMs }) {
+async function runOnce(qforge, model, files, names, outDir, { threads, timeoutMs, flags = [] }) {
   const data = files.flatMap((f, k) => ['--data', names.length > 1 ? `${names[k]}=${f}` : f]);
   const t0 = performance.now();
-  const r = await runProgram(qforge, ['run', model, ...data, '--output-dir', outDir, '--threads', String(threads), '-q'], timeoutMs);
+  const r = await runProgram(qforge, [...flags, 'run', model, ...data, '--output-dir', outDir, '--threads', String(threads), '-q'], timeoutMs);
   r.ms = performance.now() - t0;
   return r;
 }
 
 /**
- * Runs `qforge run` on `inputs` (lib/float_inputs.mjs). Returns
+ * Runs `qforge [flags...] run` on `inputs` (lib/float_inputs.mjs); `flags` are
+ * global flags such as ['--arithmetic', 'xnnpack']. Returns
  *   { ok: true, outputs: [[{ dtype, shape, bytes } per sample] per subgraph 0 output], batched, ms }
  *   { ok: false, code, signal, timedOut, stderr, message, no_kernel }
  */
-export async function runQforge(qforge, model, fb, inputs, { workDir, threads = 1, timeoutMs = 120000 }) {
+export async function runQforge(qforge, model, fb, inputs, { workDir, threads = 1, timeoutMs = 120000, flags = [] }) {
   const names = inputs.length > 1 ? bindingNames(inputs) : [''];
   if (!names) return { ok: false, unbindable: true, message: 'the inputs have no unique tensor or signature names to bind with --data NAME=FILE' };
   const nOut = fb.subgraphs[0].outputs.length;
@@ -61,7 +62,7 @@ export async function runQforge(qforge, model, fb, inputs, { workDir, threads = 
       writeNpy(file, x.dtype, run.batched ? [parts.length, ...x.shape.slice(1)] : x.shape, bytes);
       return file;
     });
-    const res = await runOnce(qforge, model, files, names, path.join(dir, 'out'), { threads, timeoutMs });
+    const res = await runOnce(qforge, model, files, names, path.join(dir, 'out'), { threads, timeoutMs, flags });
     ms += res.ms;
     if (res.code !== 0) {
       const line = res.stderr.trim().split('\n').find((l) => l.startsWith('qforge: error:')) ?? res.stderr.trim().split('\n').pop() ?? '';
