@@ -1,107 +1,16 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "calibration/collector.h"
 
-// GCC 12 reports a false -Wmaybe-uninitialized inside the AVX-512 min/max
-// intrinsics (they start from _mm512_undefined_ps); silence it for the
-// header only.
-#if defined(__AVX512F__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
-#endif
-
 #include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <limits>
+#include <vector>
+
+#include "calibration/scan.h"
+#include "runtime/thread_pool.h"
 
 namespace qforge::calibration {
 namespace {
 
-constexpr uint32_t kExponentBits = 0x7f800000u;
-
-// What one scan of a tensor found, before infinities are separated out.
-struct ScanResult {
-  float lo = std::numeric_limits<float>::infinity();
-  float hi = -std::numeric_limits<float>::infinity();
-  uint64_t nan = 0;
-};
-
-// min/max (min and max instructions keep the accumulator when the value is
-// NaN; infinities are taken out afterwards) and the NaN count, in one
-// vector pass.
-ScanResult ScanMinMax(const float* data, int64_t n) {
-  ScanResult r;
-  int64_t i = 0;
-#if defined(__AVX512F__)
-  __m512 mn = _mm512_set1_ps(r.lo), mx = _mm512_set1_ps(r.hi);
-  for (; i + 16 <= n; i += 16) {
-    const __m512 v = _mm512_loadu_ps(data + i);
-    mn = _mm512_min_ps(v, mn);
-    mx = _mm512_max_ps(v, mx);
-    r.nan += static_cast<uint64_t>(
-        __builtin_popcount(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)));
-  }
-  float lanes[16];
-  _mm512_storeu_ps(lanes, mn);
-  for (float x : lanes) r.lo = std::min(r.lo, x);
-  _mm512_storeu_ps(lanes, mx);
-  for (float x : lanes) r.hi = std::max(r.hi, x);
-#endif
-  for (; i < n; ++i) {
-    const float v = data[i];
-    if (v != v) {
-      ++r.nan;
-      continue;
-    }
-    r.lo = std::min(r.lo, v);
-    r.hi = std::max(r.hi, v);
-  }
-  return r;
-}
-
-// The histogram of the finite values at indices start, start + stride, ...
-// (the key is the top of the float's bits, histogram.h). Counting zeros
-// apart in registers, with or without branches, measured slower on
-// MobileNet's ReLU outputs than this plain loop.
-void ScanHistogram(const float* data, int64_t n, int64_t start, int64_t stride,
-                   uint32_t* counts) {
-  for (int64_t i = start; i < n; i += stride) {
-    uint32_t bits;
-    std::memcpy(&bits, &data[i], sizeof(bits));
-    if ((bits & kExponentBits) != kExponentBits) ++counts[bits >> kBucketShift];
-  }
-}
-
-// Folds a scan into the statistics; infinities are rare: a second pass
-// recounts them when seen.
-void AddScan(const float* data, int64_t n, ScanResult r, TensorStats& s) {
-  uint64_t pos_inf = 0, neg_inf = 0;
-  if (std::isinf(r.lo) || std::isinf(r.hi)) {
-    // Recount without infinities.
-    r.lo = std::numeric_limits<float>::max();
-    r.hi = std::numeric_limits<float>::lowest();
-    for (int64_t k = 0; k < n; ++k) {
-      const float v = data[k];
-      if (std::isinf(v)) {
-        (v > 0 ? pos_inf : neg_inf)++;
-      } else if (v == v) {
-        r.lo = std::min(r.lo, v);
-        r.hi = std::max(r.hi, v);
-      }
-    }
-  }
-  const uint64_t finite = static_cast<uint64_t>(n) - r.nan - pos_inf - neg_inf;
-  s.nan += r.nan;
-  s.pos_inf += pos_inf;
-  s.neg_inf += neg_inf;
-  s.count += finite;
-  if (finite > 0) {
-    s.min = std::min(s.min, r.lo);
-    s.max = std::max(s.max, r.hi);
-  }
-}
+constexpr int64_t kMinParallelChunks = 4;
 
 }  // namespace
 
@@ -110,10 +19,18 @@ StatsCollector::StatsCollector(const ir::Model& model, int histogram_stride)
 
 void StatsCollector::Observe(int subgraph, int /*op_index*/, int tensor_index,
                              const runtime::RtTensor& tensor) {
-  if (tensor.type != ir::DataType::kFloat32 || tensor.is_constant ||
-      tensor.data == nullptr) {
-    return;
-  }
+  ObserveOn(subgraph, tensor_index, tensor, nullptr);
+}
+
+void StatsCollector::ObserveParallel(int subgraph, int /*op_index*/,
+                                     int tensor_index,
+                                     const runtime::RtTensor& tensor,
+                                     runtime::ThreadPool& pool) {
+  ObserveOn(subgraph, tensor_index, tensor, &pool);
+}
+
+StatsCollector::Accumulator& StatsCollector::Find(int subgraph,
+                                                  int tensor_index) {
   Accumulator& acc = ThisThread()[{subgraph, tensor_index}];
   if (acc.dense == nullptr) {
     acc.dense = std::make_unique<DenseHistogram>();
@@ -121,13 +38,64 @@ void StatsCollector::Observe(int subgraph, int /*op_index*/, int tensor_index,
     acc.stats.tensor = tensor_index;
     acc.stats.name = model_.subgraphs[subgraph].tensors[tensor_index].name;
   }
+  return acc;
+}
+
+void StatsCollector::ObserveOn(int subgraph, int tensor_index,
+                               const runtime::RtTensor& tensor,
+                               runtime::ThreadPool* pool) {
+  if (tensor.type != ir::DataType::kFloat32 || tensor.is_constant ||
+      tensor.data == nullptr) {
+    return;
+  }
   const float* data = tensor.Data<float>();
   const int64_t n = tensor.NumElements();
-  const int64_t start = static_cast<int64_t>(sample_ % stride_);
-  const int64_t picked = n > start ? (n - start + stride_ - 1) / stride_ : 0;
-  uint32_t* counts = acc.dense->Reserve(static_cast<uint64_t>(picked));
-  AddScan(data, n, ScanMinMax(data, n), acc.stats);
-  ScanHistogram(data, n, start, stride_, counts);
+  const int64_t stride = stride_;
+  const int64_t first = static_cast<int64_t>(sample_ % stride_);
+  const int64_t size = ChunkSize(stride);
+  const int64_t chunks = NumChunks(n, stride);
+  // Chunk c's histogram counts go to the accumulator of the thread that
+  // scans it (integer counts: any split adds up the same); its min, max
+  // and counts are combined in chunk order below.
+  auto scan = [&](int64_t c, Accumulator& acc) {
+    const int64_t begin = c * size;
+    const int64_t len = std::min(size, n - begin);
+    const int64_t picked =
+        len > first ? (len - first + stride - 1) / stride : 0;
+    uint32_t* counts = acc.dense->Reserve(static_cast<uint64_t>(picked));
+    return ScanChunk(data + begin, len, first, stride, counts);
+  };
+  Accumulator& mine = Find(subgraph, tensor_index);
+  ChunkScan total;
+  // Small tensors stay on this thread: waking an idle worker costs more
+  // than it saves below ~4 chunks (measured on vww_96).
+  if (pool != nullptr && pool->num_threads() > 1 &&
+      chunks >= kMinParallelChunks) {
+    std::vector<ChunkScan> results(static_cast<size_t>(chunks));
+    // Contiguous runs of chunks, one per thread; the results stay per
+    // chunk, so the split only decides which thread counts what.
+    const int64_t tasks = std::min<int64_t>(chunks, pool->num_threads());
+    pool->ParallelFor(tasks, [&](int64_t t) {
+      Accumulator& acc = Find(subgraph, tensor_index);
+      for (int64_t c = t * chunks / tasks; c < (t + 1) * chunks / tasks; ++c) {
+        results[static_cast<size_t>(c)] = scan(c, acc);
+      }
+    });
+    for (const ChunkScan& r : results) total.Merge(r);
+  } else {
+    for (int64_t c = 0; c < chunks; ++c) {
+      total.Merge(scan(c, mine));
+    }
+  }
+  TensorStats& s = mine.stats;
+  s.count += total.finite;
+  s.nan += total.nan;
+  s.pos_inf += total.pos_inf;
+  s.neg_inf += total.neg_inf;
+  if (total.finite > 0) {
+    s.min = MinOf(s.min, total.lo);
+    s.max = MaxOf(s.max, total.hi);
+  }
 }
 
 StatsCollector::Accumulators& StatsCollector::ThisThread() {

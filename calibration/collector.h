@@ -35,6 +35,10 @@ class StatsCollector : public runtime::TensorObserver {
 
   void Observe(int subgraph, int op_index, int tensor_index,
                const runtime::RtTensor& tensor) override;
+  // Large tensors are scanned in chunks (scan.h) on the pool's threads.
+  void ObserveParallel(int subgraph, int op_index, int tensor_index,
+                       const runtime::RtTensor& tensor,
+                       runtime::ThreadPool& pool) override;
   // Every thread records into its own accumulators, merged exactly by
   // Finish, so results do not depend on which thread saw which sample.
   bool ConcurrentObserve() const override { return true; }
@@ -49,6 +53,10 @@ class StatsCollector : public runtime::TensorObserver {
   };
   using Accumulators = std::map<std::pair<int, int>, Accumulator>;
   Accumulators& ThisThread();
+  // The calling thread's accumulator of a tensor.
+  Accumulator& Find(int subgraph, int tensor_index);
+  void ObserveOn(int subgraph, int tensor_index,
+                 const runtime::RtTensor& tensor, runtime::ThreadPool* pool);
 
   const ir::Model& model_;
   int stride_;

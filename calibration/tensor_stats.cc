@@ -1,7 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "calibration/tensor_stats.h"
 
-#include <algorithm>
+#include "calibration/scan.h"
 
 namespace qforge::calibration {
 
@@ -10,8 +10,8 @@ void TensorStats::Merge(const TensorStats& other) {
   nan += other.nan;
   pos_inf += other.pos_inf;
   neg_inf += other.neg_inf;
-  min = std::min(min, other.min);
-  max = std::max(max, other.max);
+  min = MinOf(min, other.min);  // -0 < +0: any merge order, same bits
+  max = MaxOf(max, other.max);
   histogram.Merge(other.histogram);
 }
 

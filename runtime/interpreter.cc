@@ -381,7 +381,7 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   RETURN_IF_ERROR(slot.kernel->eval(ctx));
   if (observer_ != nullptr && !folding) {
     for (int32_t out : op.outputs) {
-      observer_->Observe(exec.index, i, out, exec.tensors[out]);
+      observer_->ObserveParallel(exec.index, i, out, exec.tensors[out], pool_);
     }
   }
   return absl::OkStatus();
@@ -606,7 +606,7 @@ absl::Status Interpreter::Impl::RunChecked(absl::Span<const InputView> inputs,
   observer_ = observer;
   if (observer_ != nullptr) {
     for (int32_t t : sg.inputs)
-      observer_->Observe(exec.index, -1, t, exec.tensors[t]);
+      observer_->ObserveParallel(exec.index, -1, t, exec.tensors[t], pool_);
   }
   absl::Status status = RunOps(exec);
   observer_ = nullptr;

@@ -31,6 +31,8 @@
 
 namespace qforge::runtime {
 
+class ThreadPool;
+
 struct InterpreterOptions {
   int threads = 0;   // <= 0: all cores
   int subgraph = 0;  // the entry subgraph
@@ -47,6 +49,13 @@ class TensorObserver {
   // different samples of a batch) and what it records does not depend on
   // the order of the calls; a batched run then keeps its samples parallel.
   virtual bool ConcurrentObserve() const { return false; }
+  // Observe, given the interpreter's threads, idle during the call, to
+  // split the work over (ThreadPool::ParallelFor). The interpreter calls
+  // this one; the default ignores the pool.
+  virtual void ObserveParallel(int subgraph, int op_index, int tensor_index,
+                               const RtTensor& tensor, ThreadPool& /*pool*/) {
+    Observe(subgraph, op_index, tensor_index, tensor);
+  }
 };
 
 class Interpreter {
