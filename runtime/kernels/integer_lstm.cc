@@ -190,21 +190,16 @@ absl::Status Eval(OpContext& ctx) {
   if (s == nullptr) return ctx.Error("eval before prepare");
   StepArgs a;
   a.s = s;
-  const int w_in[4] = {kInputToInput, kInputToForget, kInputToCell,
-                       kInputToOutput};
-  const int w_rec[4] = {kRecurrentToInput, kRecurrentToForget, kRecurrentToCell,
-                        kRecurrentToOutput};
-  const int peep[4] = {kCellToInput, kCellToForget, -1, kCellToOutput};
-  const int bias[4] = {kInputGateBias, kForgetGateBias, kCellGateBias,
-                       kOutputGateBias};
-  const int ln[4] = {kInputLayerNorm, kForgetLayerNorm, kCellLayerNorm,
-                     kOutputLayerNorm};
   for (int g = 0; g < 4; ++g) {
-    a.w_in[g] = DataOrNull<int8_t>(ctx, w_in[g]);
-    a.w_rec[g] = DataOrNull<int8_t>(ctx, w_rec[g]);
-    a.peep[g] = peep[g] < 0 ? nullptr : DataOrNull<int16_t>(ctx, peep[g]);
-    a.bias[g] = DataOrNull<int32_t>(ctx, bias[g]);
-    a.ln[g] = s->use_layer_norm ? DataOrNull<int16_t>(ctx, ln[g]) : nullptr;
+    a.w_in[g] = DataOrNull<int8_t>(ctx, kLstmGateInputWeights[g]);
+    a.w_rec[g] = DataOrNull<int8_t>(ctx, kLstmGateRecurrentWeights[g]);
+    a.peep[g] = kLstmGatePeephole[g] < 0
+                    ? nullptr
+                    : DataOrNull<int16_t>(ctx, kLstmGatePeephole[g]);
+    a.bias[g] = DataOrNull<int32_t>(ctx, kLstmGateBias[g]);
+    a.ln[g] = s->use_layer_norm
+                  ? DataOrNull<int16_t>(ctx, kLstmGateLayerNorm[g])
+                  : nullptr;
   }
   a.proj_w = DataOrNull<int8_t>(ctx, kProjectionWeights);
   a.input = ctx.input(kInput)->Data<int8_t>();

@@ -11,36 +11,9 @@
 #include <vector>
 
 #include "runtime/kernel.h"
+#include "runtime/kernels/lstm_tensors.h"
 
 namespace qforge::runtime::integer_lstm {
-
-// TFLite's lstm::full input indices (* = optional).
-enum Input : int {
-  kInput = 0,
-  kInputToInput = 1,  // *
-  kInputToForget = 2,
-  kInputToCell = 3,
-  kInputToOutput = 4,
-  kRecurrentToInput = 5,  // *
-  kRecurrentToForget = 6,
-  kRecurrentToCell = 7,
-  kRecurrentToOutput = 8,
-  kCellToInput = 9,     // * peephole
-  kCellToForget = 10,   // *
-  kCellToOutput = 11,   // *
-  kInputGateBias = 12,  // *
-  kForgetGateBias = 13,
-  kCellGateBias = 14,
-  kOutputGateBias = 15,
-  kProjectionWeights = 16,  // *
-  kProjectionBias = 17,     // *
-  kOutputState = 18,
-  kCellState = 19,
-  kInputLayerNorm = 20,  // * (20 .. 23)
-  kForgetLayerNorm = 21,
-  kCellLayerNorm = 22,
-  kOutputLayerNorm = 23,
-};
 
 enum Gate : int { kGateI = 0, kGateF = 1, kGateC = 2, kGateO = 3 };
 

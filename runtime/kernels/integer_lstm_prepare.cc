@@ -116,22 +116,15 @@ absl::Status PrepareCell(OpContext& ctx, const Layout& layout) {
         "form); this op has ",
         ctx.num_intermediates()));
   }
-  const RtTensor* w_io = ctx.input(kInputToOutput);
-  const RtTensor* r_o = ctx.input(kRecurrentToOutput);
-  if (w_io == nullptr || r_o == nullptr || w_io->rank() != 2 ||
-      r_o->rank() != 2) {
-    return ctx.Error(
-        "input_to_output (4) and recurrent_to_output (8) weights must be "
-        "present and 2-D");
-  }
+  ASSIGN_OR_RETURN(const LstmCellSize size, ReadLstmCellSize(ctx));
   auto state = std::make_unique<IntLstmState>();
   IntLstmState& s = *state;
   s.time_major = layout.time_major;
   s.max_time = layout.max_time;
   s.n_batch = layout.n_batch;
   s.n_input = layout.n_input;
-  s.n_cell = w_io->dim(0);
-  s.n_output = r_o->dim(1);
+  s.n_cell = size.n_cell;
+  s.n_output = size.n_output;
   const int64_t N = s.n_cell, I = s.n_input, O = s.n_output;
   using ir::DataType;
   const DataType i8 = DataType::kInt8, i16 = DataType::kInt16,
@@ -380,7 +373,7 @@ namespace {
 
 // Checks input 0 (int8 of `rank`) and returns its shape.
 absl::Status CheckInput(const OpContext& ctx, int rank, Dims* shape) {
-  const RtTensor* input = ctx.input(integer_lstm::kInput);
+  const RtTensor* input = ctx.input(kInput);
   if (input == nullptr) return ctx.Error("input 0 is missing");
   if (input->type != ir::DataType::kInt8) {
     return ctx.Unsupported(absl::StrCat(

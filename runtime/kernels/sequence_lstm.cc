@@ -42,37 +42,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "runtime/kernels/lstm_tensors.h"
 #include "runtime/kernels/sequence.h"
 
 namespace qforge::runtime {
 namespace {
-
-enum Input : int {
-  kInput = 0,
-  kInputToInput = 1,
-  kInputToForget = 2,
-  kInputToCell = 3,
-  kInputToOutput = 4,
-  kRecurrentToInput = 5,
-  kRecurrentToForget = 6,
-  kRecurrentToCell = 7,
-  kRecurrentToOutput = 8,
-  kCellToInput = 9,
-  kCellToForget = 10,
-  kCellToOutput = 11,
-  kInputGateBias = 12,
-  kForgetGateBias = 13,
-  kCellGateBias = 14,
-  kOutputGateBias = 15,
-  kProjectionWeights = 16,
-  kProjectionBias = 17,
-  kOutputState = 18,
-  kCellState = 19,
-  kInputLayerNorm = 20,
-  kForgetLayerNorm = 21,
-  kCellLayerNorm = 22,
-  kOutputLayerNorm = 23,
-};
 
 enum Gate : int {
   kGateInput = 0,
@@ -319,22 +293,15 @@ absl::Status PrepareLstmCell(OpContext& ctx, const LstmLayout& layout) {
     return ctx.Error(absl::StrCat("takes 20 or 24 inputs and 1 output; got ",
                                   n_in, " and ", ctx.num_outputs()));
   }
-  const RtTensor* w_io = ctx.input(kInputToOutput);
-  const RtTensor* r_o = ctx.input(kRecurrentToOutput);
-  if (w_io == nullptr || r_o == nullptr || w_io->rank() != 2 ||
-      r_o->rank() != 2) {
-    return ctx.Error(
-        "input_to_output (4) and recurrent_to_output (8) weights must be "
-        "present and 2-D");
-  }
+  ASSIGN_OR_RETURN(const LstmCellSize size, ReadLstmCellSize(ctx));
   auto state = std::make_unique<LstmState>();
   LstmState& s = *state;
   s.time_major = layout.time_major;
   s.max_time = layout.max_time;
   s.n_batch = layout.n_batch;
   s.n_input = layout.n_input;
-  s.n_cell = w_io->dim(0);
-  s.n_output = r_o->dim(1);
+  s.n_cell = size.n_cell;
+  s.n_output = size.n_output;
   s.activation = layout.activation;
   s.cell_clip = layout.cell_clip;
   s.proj_clip = layout.proj_clip;
@@ -504,21 +471,15 @@ absl::Status EvalLstmFloat(OpContext& ctx) {
   if (s == nullptr) return ctx.Error("eval before prepare");
   StepArgs a;
   a.s = s;
-  const int w_in[4] = {kInputToInput, kInputToForget, kInputToCell,
-                       kInputToOutput};
-  const int w_rec[4] = {kRecurrentToInput, kRecurrentToForget, kRecurrentToCell,
-                        kRecurrentToOutput};
-  const int peep[4] = {kCellToInput, kCellToForget, -1, kCellToOutput};
-  const int bias[4] = {kInputGateBias, kForgetGateBias, kCellGateBias,
-                       kOutputGateBias};
-  const int ln[4] = {kInputLayerNorm, kForgetLayerNorm, kCellLayerNorm,
-                     kOutputLayerNorm};
   for (int g = 0; g < 4; ++g) {
-    a.w_in[g] = DataOrNull(ctx, w_in[g]);
-    a.w_rec[g] = DataOrNull(ctx, w_rec[g]);
-    a.peep[g] = peep[g] < 0 ? nullptr : DataOrNull(ctx, peep[g]);
-    a.bias[g] = DataOrNull(ctx, bias[g]);
-    a.ln[g] = s->use_layer_norm ? DataOrNull(ctx, ln[g]) : nullptr;
+    a.w_in[g] = DataOrNull(ctx, kLstmGateInputWeights[g]);
+    a.w_rec[g] = DataOrNull(ctx, kLstmGateRecurrentWeights[g]);
+    a.peep[g] = kLstmGatePeephole[g] < 0
+                    ? nullptr
+                    : DataOrNull(ctx, kLstmGatePeephole[g]);
+    a.bias[g] = DataOrNull(ctx, kLstmGateBias[g]);
+    a.ln[g] =
+        s->use_layer_norm ? DataOrNull(ctx, kLstmGateLayerNorm[g]) : nullptr;
   }
   a.proj_w = DataOrNull(ctx, kProjectionWeights);
   a.proj_b = DataOrNull(ctx, kProjectionBias);

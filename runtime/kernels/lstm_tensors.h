@@ -1,0 +1,68 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The tensor layout of TFLite's LSTM ops (lstm::full and the
+// unidirectional sequence LSTM), shared by the float kernel
+// (sequence_lstm.cc) and the integer one (integer_lstm*.cc).
+#ifndef QFORGE_RUNTIME_KERNELS_LSTM_TENSORS_H_
+#define QFORGE_RUNTIME_KERNELS_LSTM_TENSORS_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "runtime/kernel.h"
+
+namespace qforge::runtime {
+
+// Input indices (* = optional).
+enum LstmInput : int {
+  kInput = 0,
+  kInputToInput = 1,  // *
+  kInputToForget = 2,
+  kInputToCell = 3,
+  kInputToOutput = 4,
+  kRecurrentToInput = 5,  // *
+  kRecurrentToForget = 6,
+  kRecurrentToCell = 7,
+  kRecurrentToOutput = 8,
+  kCellToInput = 9,     // * peephole
+  kCellToForget = 10,   // *
+  kCellToOutput = 11,   // *
+  kInputGateBias = 12,  // *
+  kForgetGateBias = 13,
+  kCellGateBias = 14,
+  kOutputGateBias = 15,
+  kProjectionWeights = 16,  // *
+  kProjectionBias = 17,     // *
+  kOutputState = 18,
+  kCellState = 19,
+  kInputLayerNorm = 20,  // * (20 .. 23)
+  kForgetLayerNorm = 21,
+  kCellLayerNorm = 22,
+  kOutputLayerNorm = 23,
+};
+
+// Per gate (input, forget, cell, output): the tensors that feed it. The
+// cell gate has no peephole (-1).
+inline constexpr int kLstmGateInputWeights[4] = {kInputToInput, kInputToForget,
+                                                 kInputToCell, kInputToOutput};
+inline constexpr int kLstmGateRecurrentWeights[4] = {
+    kRecurrentToInput, kRecurrentToForget, kRecurrentToCell,
+    kRecurrentToOutput};
+inline constexpr int kLstmGatePeephole[4] = {kCellToInput, kCellToForget, -1,
+                                             kCellToOutput};
+inline constexpr int kLstmGateBias[4] = {kInputGateBias, kForgetGateBias,
+                                         kCellGateBias, kOutputGateBias};
+inline constexpr int kLstmGateLayerNorm[4] = {kInputLayerNorm, kForgetLayerNorm,
+                                              kCellLayerNorm, kOutputLayerNorm};
+
+struct LstmCellSize {
+  int64_t n_cell = 0, n_output = 0;
+};
+
+// The cell and output sizes, from the input-to-output [n_cell, n_input] and
+// recurrent-to-output [n_cell, n_output] weights, which must be present.
+absl::StatusOr<LstmCellSize> ReadLstmCellSize(const OpContext& ctx);
+
+}  // namespace qforge::runtime
+
+#endif  // QFORGE_RUNTIME_KERNELS_LSTM_TENSORS_H_
