@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 
+#include "calibration/calibrate.h"
 #include "calibration/collector.h"
 #include "formats/tflite_reader.h"
 #include "runtime/interpreter.h"
@@ -98,7 +99,9 @@ int main(int argc, char** argv) {
         return 3;
       }
       qforge::calibration::StatsCollector collector(
-          *model, std::getenv("STRIDE") ? std::atoi(std::getenv("STRIDE")) : 7);
+          *model, std::getenv("STRIDE")
+                      ? std::atoi(std::getenv("STRIDE"))
+                      : qforge::calibration::kDefaultHistogramStride);
       // Plain and observed runs alternate, so that both see the same
       // machine (other jobs come and go on a shared one); best of each.
       auto run = [&](bool observe) {

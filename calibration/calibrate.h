@@ -16,10 +16,15 @@
 
 namespace qforge::calibration {
 
+inline constexpr int kDefaultHistogramStride = 31;
+
 struct CalibrateOptions {
   int threads = 0;  // <= 0: all cores; samples run in parallel
   int shard_index = 0, shard_count = 1;  // samples i with i % count == index
-  int histogram_stride = 7;  // prime: no aliasing with power-of-2 channels
+  // Prime: no aliasing with power-of-2 channels. 31 keeps the statistics
+  // overhead near 12% of inference (7: ~23%) with no measurable change in
+  // the ranges chosen from it (README, Performance).
+  int histogram_stride = kDefaultHistogramStride;
   // Called after each sample with (done, total).
   std::function<void(int64_t, int64_t)> progress;
 };

@@ -23,7 +23,7 @@ struct CalibrateArgs {
   std::string output;
   std::string shard;
   int threads = 0;
-  int histogram_stride = 7;
+  int histogram_stride = calibration::kDefaultHistogramStride;
 };
 
 absl::Status ParseShard(const std::string& text, int* index, int* count) {
