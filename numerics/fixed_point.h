@@ -165,6 +165,13 @@ inline int16_t RoundingDivideByPOT(int16_t x, int exponent) {
       RoundingDivideByPOT(static_cast<int32_t>(x), exponent));
 }
 
+// a + b with int32 wrap-around: TFLite's int32 accumulations (SVDF's
+// reductions, for one) overflow on saturated inputs and wrap in practice.
+inline int32_t WrappingAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) +
+                              static_cast<uint32_t>(b));
+}
+
 // x * 2^left_shift with int32 wrap-around (TFLite's `x * (1 << shift)`).
 inline int32_t WrappingShiftLeft(int32_t x, int left_shift) {
   return static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);

@@ -51,14 +51,17 @@ void SoftmaxRow8(const SoftmaxState& s, const TIn* x, TOut* y) {
   for (int64_t j = 0; j < s.depth; ++j) {
     max_val = std::max(max_val, static_cast<int32_t>(x[j]));
   }
-  const float* t = &s.table[255 - max_val];
+  // TFLite offsets a pointer to table[255 - max]; for int8 rows that start
+  // is past the table's end (only start + x is inside), so index instead.
+  const int32_t base = 255 - max_val;
+  const float* t = s.table;
   float sum = 0.0f;
-  for (int64_t j = 0; j < s.depth; ++j) sum += t[x[j]];
+  for (int64_t j = 0; j < s.depth; ++j) sum += t[base + x[j]];
   const float inv = 1.0f / (sum * s.out_scale);
   const int32_t lo = std::numeric_limits<TOut>::min();
   const int32_t hi = std::numeric_limits<TOut>::max();
   for (int64_t j = 0; j < s.depth; ++j) {
-    const float p = t[x[j]] * inv;
+    const float p = t[base + x[j]] * inv;
     int32_t q;
     if constexpr (std::is_same_v<TOut, uint8_t>) {
       q = static_cast<int32_t>(p + 0.5f);

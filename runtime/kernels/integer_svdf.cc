@@ -133,8 +133,9 @@ absl::Status EvalIntSvdf(OpContext& ctx) {
       const int8_t* w = w_feature + f * I;
       int32_t dot = 0;
       for (int64_t i = 0; i < I; ++i) {
-        dot += static_cast<int32_t>(w[i]) *
-               (static_cast<int32_t>(x[i]) - s.input_zp);
+        dot = numerics::WrappingAdd(
+            dot, static_cast<int32_t>(w[i]) *
+                     (static_cast<int32_t>(x[i]) - s.input_zp));
       }
       dot = numerics::MultiplyByQuantizedMultiplier(dot, s.m1, s.s1);
       state[(b * F + f) * M + M - 1] =
@@ -148,7 +149,8 @@ absl::Status EvalIntSvdf(OpContext& ctx) {
       const int16_t* mem = state + (b * F + f) * M;
       int32_t acc = 0;
       for (int64_t m = 0; m < M; ++m) {
-        acc += static_cast<int32_t>(w[m]) * static_cast<int32_t>(mem[m]);
+        acc = numerics::WrappingAdd(
+            acc, static_cast<int32_t>(w[m]) * static_cast<int32_t>(mem[m]));
       }
       scratch[b * F + f] = acc;
     }
@@ -157,8 +159,10 @@ absl::Status EvalIntSvdf(OpContext& ctx) {
     for (int64_t u = 0; u < sh.units; ++u) {
       const int32_t* v = scratch + b * F + u * sh.rank;
       int32_t sum = 0;
-      for (int64_t r = 0; r < sh.rank; ++r) sum += v[r];
-      if (bias != nullptr) sum += bias[u];
+      for (int64_t r = 0; r < sh.rank; ++r) {
+        sum = numerics::WrappingAdd(sum, v[r]);
+      }
+      if (bias != nullptr) sum = numerics::WrappingAdd(sum, bias[u]);
       const int32_t y =
           numerics::MultiplyByQuantizedMultiplier(sum, s.m2, s.s2) +
           s.output_zp;
