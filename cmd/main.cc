@@ -23,14 +23,18 @@ int main(int argc, char** argv) {
   app.add_option_function<std::string>(
          "--rounding",
          [](const std::string& mode) {
-           qforge::numerics::SetDefaultRounding(
-               mode == "double" ? qforge::numerics::Rounding::kDouble
-                                : qforge::numerics::Rounding::kSingle);
+           using qforge::numerics::RoundingPolicy;
+           qforge::numerics::SetDefaultRoundingPolicy(
+               mode == "double"   ? RoundingPolicy::kDouble
+               : mode == "legacy" ? RoundingPolicy::kLegacy
+                                  : RoundingPolicy::kSingle);
          },
-         "int8 requantization rounding: single (as LiteRT; default) or "
-         "double (as TFLite Micro); uint8 and int16 ops always round twice, "
-         "as LiteRT's")
-      ->check(CLI::IsMember({"single", "double"}))
+         "int8 requantization rounding: single (as LiteRT; default), double "
+         "(as TFLite Micro) or legacy (as older TFLite builds, e.g. "
+         "tfjs-tflite: CONV_2D/FULLY_CONNECTED/BATCH_MATMUL round once in "
+         "ruy, other ops twice); uint8 and int16 ops always round twice, as "
+         "LiteRT's")
+      ->check(CLI::IsMember({"single", "double", "legacy"}))
       ->trigger_on_parse();
   app.add_option_function<std::string>(
          "--arithmetic",

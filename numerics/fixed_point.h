@@ -194,20 +194,49 @@ inline int32_t WrappingShiftLeft(int32_t x, int left_shift) {
 // builtin kernels in tests/interop/int_vs_litert.mjs and int_ops_litert.mjs.
 //
 // MultiplyByQuantizedMultiplier below follows the calling thread's active
-// mode. The interpreter sets it for each op from DefaultRounding() (the
-// CLI's --rounding) and the op's types, and its thread pool hands it on to
-// the workers of that op. The int64-accumulator form (int16x8 kernels) is
+// mode. The interpreter sets it for each op from the process-wide policy
+// (the CLI's --rounding) and the op's types, and its thread pool hands it on
+// to the workers of that op. The int64-accumulator form (int16x8 kernels) is
 // the same in both modes.
 enum class Rounding { kSingle, kDouble };
 
-// The mode for int8/int16 ops (process-wide; set before running).
-inline Rounding& DefaultRoundingStorage() {
-  static Rounding mode = Rounding::kSingle;
-  return mode;
+// The process-wide policy (set before running):
+//  - kSingle: every int8 op rounds once (LiteRT);
+//  - kDouble: every int8 op rounds twice (TFLite Micro);
+//  - kLegacy: TFLite builds without TFLITE_SINGLE_ROUNDING that still run
+//    GEMMs in ruy (tfjs-tflite 0.0.1-alpha.10, measured op by op): int8
+//    CONV_2D / FULLY_CONNECTED / BATCH_MATMUL requantize in ruy's output
+//    stage, which always rounds once; every other int8 kernel rounds twice.
+//    Their int16 FULLY_CONNECTED also predates float-scale requantization
+//    (runtime/kernels/integer_fully_connected.cc).
+// uint8 and int16 ops round twice under every policy (runtime/interpreter.cc).
+enum class RoundingPolicy { kSingle, kDouble, kLegacy };
+
+inline RoundingPolicy& RoundingPolicyStorage() {
+  static RoundingPolicy policy = RoundingPolicy::kSingle;
+  return policy;
 }
-inline Rounding DefaultRounding() { return DefaultRoundingStorage(); }
+inline RoundingPolicy DefaultRoundingPolicy() {
+  return RoundingPolicyStorage();
+}
+inline void SetDefaultRoundingPolicy(RoundingPolicy policy) {
+  RoundingPolicyStorage() = policy;
+}
+
+// The mode for int8 ops other than the GEMM ones below.
+inline Rounding DefaultRounding() {
+  return DefaultRoundingPolicy() == RoundingPolicy::kSingle ? Rounding::kSingle
+                                                            : Rounding::kDouble;
+}
+// The mode for int8 CONV_2D / FULLY_CONNECTED / BATCH_MATMUL.
+inline Rounding DefaultGemmRounding() {
+  return DefaultRoundingPolicy() == RoundingPolicy::kDouble ? Rounding::kDouble
+                                                            : Rounding::kSingle;
+}
+// A uniform policy: kSingle or kDouble for every int8 op.
 inline void SetDefaultRounding(Rounding mode) {
-  DefaultRoundingStorage() = mode;
+  SetDefaultRoundingPolicy(mode == Rounding::kSingle ? RoundingPolicy::kSingle
+                                                     : RoundingPolicy::kDouble);
 }
 
 // The calling thread's active mode (constant-initialised: cheap to read).

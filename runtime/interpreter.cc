@@ -335,7 +335,8 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   OpContext ctx(op, exec.index, i, inputs, outputs, &pool_, this, &slot.state);
   ctx.set_subgraph_tensors(&exec.sg->tensors);
   // Requantization rounding as LiteRT's kernels for this op's types
-  // (numerics/fixed_point.h): its uint8 and int16 kernels round twice.
+  // (numerics/fixed_point.h): its uint8 and int16 kernels round twice; int8
+  // GEMM ops (ruy's output stage) may round differently from the rest.
   bool rounds_twice = false;
   for (const auto* list : {&inputs, &outputs}) {
     for (const RtTensor* t : *list) {
@@ -345,8 +346,13 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
       }
     }
   }
+  const bool ruy_gemm = op.kind == ir::OpKind::kConv2D ||
+                        op.kind == ir::OpKind::kFullyConnected ||
+                        op.kind == ir::OpKind::kBatchMatMul;
   const numerics::ScopedRounding rounding(
-      rounds_twice ? numerics::Rounding::kDouble : numerics::DefaultRounding());
+      rounds_twice ? numerics::Rounding::kDouble
+      : ruy_gemm   ? numerics::DefaultGemmRounding()
+                   : numerics::DefaultRounding());
 
   bool need_prepare = !slot.prepared || slot.shape_depends_on_data ||
                       slot.prepared_input_shapes.size() != inputs.size();

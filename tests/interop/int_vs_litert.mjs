@@ -24,13 +24,17 @@
 // xnnpack here), which emulates it, for the comparison with LiteRT, and in
 // its default (TFLite) arithmetic for the one with the builtin kernels.
 // Measured: 37 of 41 models exact vs LiteRT (32 with --arithmetic tflite),
+// 18 of 21 exact vs the builtin kernels (14 before --rounding legacy),
 // worst output 47.7 dB (22.1 dB).
 // TFLite's builtin kernels are the exact reference: where tfjs-tflite runs
 // the model without XNNPACK (its profiler shows no XNNPACK partition:
 // lib/kernel_report.mjs), or runs the model's dynamic-shape variant so
 // (lib/builtin_variant.mjs), qforge's outputs must equal tfjs-tflite's
 // exactly. (LiteRT's build rounds int8 requantization once, "single
-// rounding", like XNNPACK; qforge's default --rounding single matches it.)
+// rounding", like XNNPACK; qforge's default --rounding single matches it.
+// tfjs-tflite's older TFLite rounds twice except in ruy's GEMM output stage
+// (int8 CONV_2D/FULLY_CONNECTED/BATCH_MATMUL), which rounds once: qforge
+// runs with --rounding legacy against it.)
 // A model passes when its outputs equal LiteRT's or TFLite's builtin
 // kernels' exactly, or reach --min-sqnr against LiteRT; below that, with
 // top-1 intact and above 20 dB, it is 'drift' (LiteRT's XNNPACK arithmetic
@@ -415,7 +419,7 @@ async function checkModel(m, runner, a, work) {
   out.inputs = made.source;
   out.samples = made.inputs[0]?.samples.length ?? 0;
   // qforge against LiteRT in --arithmetic a.arithmetic; against TFLite's
-  // builtin kernels always in its default (TFLite) arithmetic.
+  // builtin kernels in its default (TFLite) arithmetic, --rounding legacy.
   const qfOptions = {
     workDir,
     threads: Math.max(1, os.cpus().length - 1),
@@ -487,16 +491,16 @@ async function checkModel(m, runner, a, work) {
     }
   }
   if (builtinRun) {
-    const qfTflite = a.arithmetic === 'tflite' ?
-        qf :
-        await runQforge(a.qforge, m.path, fb, made.inputs, {
-          ...qfOptions,
-          workDir: path.join(workDir, 'tflite_arithmetic')
-        });
+    // tfjs-tflite's TFLite predates single rounding: --rounding legacy.
+    const qfTflite = await runQforge(a.qforge, m.path, fb, made.inputs, {
+      ...qfOptions,
+      workDir: path.join(workDir, 'tflite_arithmetic'),
+      flags: ['--rounding', 'legacy']
+    });
     if (!builtinRun.ok)
       out.builtin_note = `tfjs-tflite cannot run it: ${builtinRun.kind}`;
     else if (!qfTflite.ok)
-      out.builtin_note = `qforge (--arithmetic tflite) failed: ${qfTflite.message}`;
+      out.builtin_note = `qforge (--rounding legacy) failed: ${qfTflite.message}`;
     else {
       const e = compare(fb, builtinRun, qfTflite);
       out.builtin_exact = !e.error && e.outs.every((o) => o.exact);

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "ir/options.h"
+#include "numerics/fixed_point.h"
 #include "tests/runtime/kernels/integer_test_util.h"
 
 namespace qforge::testing::integer_test {
@@ -508,6 +509,136 @@ TEST(IntegerConvTest, TransposeConvInt16Int64Bias) {
   m.Op(ir::OpKind::kTransposeConv, {shape, w, x, b}, {y}, o);
   EXPECT_EQ(RunValues<int16_t>(m, {MakeTensor<int16_t>({1, 2, 1, 1}, {2, 3})}),
             (std::vector<int16_t>{12, 14, 19, 16, 19}));
+}
+
+// ------------------------------------------------- --rounding legacy
+
+// Sets the process-wide rounding policy for a scope.
+class ScopedPolicy {
+ public:
+  explicit ScopedPolicy(numerics::RoundingPolicy p)
+      : saved_(numerics::DefaultRoundingPolicy()) {
+    numerics::SetDefaultRoundingPolicy(p);
+  }
+  ~ScopedPolicy() { numerics::SetDefaultRoundingPolicy(saved_); }
+
+ private:
+  numerics::RoundingPolicy saved_;
+};
+
+// Every int8 input through a 1x1 CONV_2D and a 1x1 DEPTHWISE_CONV_2D with
+// the same weight and scales: under the legacy policy (tfjs-tflite's TFLite)
+// the conv rounds once (ruy's output stage) and the depthwise conv twice;
+// under the single policy both round once.
+TEST(IntegerConvTest, LegacyRoundingConvOnceDepthwiseTwice) {
+  // Real multiplier 0.05 * 0.0123 / 0.004 ~ 0.154 (a 2-bit right shift):
+  // the two roundings part on 30 of the 256 accumulators.
+  const float in_scale = 0.05f, w_scale = 0.0123f, out_scale = 0.004f;
+  const int32_t in_zp = -5, out_zp = 3, wv = 5, bias = -17;
+  std::vector<int8_t> xv;
+  for (int v = -128; v <= 127; ++v) xv.push_back(static_cast<int8_t>(v));
+  const int n = static_cast<int>(xv.size());
+  const numerics::ChannelMultipliers cm =
+      numerics::QuantizeChannelMultipliers(in_scale, &w_scale, 1, out_scale, 1);
+  auto expect = [&](bool once) {
+    std::vector<int8_t> want;
+    for (int8_t v : xv) {
+      const int32_t acc = (v - in_zp) * wv + bias;
+      const int32_t r = once ? numerics::MultiplyByQuantizedMultiplierSingle(
+                                   acc, cm.multiplier[0], cm.shift[0])
+                             : numerics::MultiplyByQuantizedMultiplierDouble(
+                                   acc, cm.multiplier[0], cm.shift[0]);
+      want.push_back(
+          static_cast<int8_t>(numerics::Clamp(r + out_zp, -128, 127)));
+    }
+    return want;
+  };
+  ASSERT_NE(expect(true), expect(false));  // the two roundings differ here
+  auto run = [&](bool depthwise) {
+    OpModel m;
+    const int x = QInput(m, DT::kInt8, {1, 1, n, 1}, in_scale, in_zp);
+    const int w = QConst<int8_t>(m, {1, 1, 1, 1}, {static_cast<int8_t>(wv)},
+                                 {w_scale}, {0}, depthwise ? 3 : 0);
+    const int b = QConst<int32_t>(m, {1}, {bias}, {in_scale * w_scale}, {0});
+    const int y = QOutput(m, DT::kInt8, {1, 1, n, 1}, out_scale, out_zp);
+    if (depthwise) {
+      ir::DepthwiseConv2DOptions o;
+      o.padding = ir::Padding::kValid;
+      o.stride_h = o.stride_w = 1;
+      o.depth_multiplier = 1;
+      m.Op(ir::OpKind::kDepthwiseConv2D, {x, w, b}, {y}, o);
+    } else {
+      ir::Conv2DOptions o;
+      o.padding = ir::Padding::kValid;
+      o.stride_h = o.stride_w = 1;
+      m.Op(ir::OpKind::kConv2D, {x, w, b}, {y}, o);
+    }
+    return RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 1, n, 1}, xv)});
+  };
+  {
+    const ScopedPolicy legacy(numerics::RoundingPolicy::kLegacy);
+    EXPECT_EQ(run(false), expect(true));
+    EXPECT_EQ(run(true), expect(false));
+  }
+  {
+    const ScopedPolicy single(numerics::RoundingPolicy::kSingle);
+    EXPECT_EQ(run(false), expect(true));
+    EXPECT_EQ(run(true), expect(true));
+  }
+}
+
+// int16x8 FULLY_CONNECTED without bias under the legacy policy: ruy's 16x8
+// GEMM, an int32 accumulator rounded once; with an int64 bias: the int64
+// accumulator and TFLite's int64 fixed-point multiply.
+TEST(IntegerConvTest, LegacyRoundingInt16FullyConnected) {
+  const ScopedPolicy legacy(numerics::RoundingPolicy::kLegacy);
+  const float in_scale = 1.0f / 8192, out_scale = 1.0f / 1024;
+  const int batch = 4, depth = 29, units = 7;
+  std::vector<float> ws;
+  for (int u = 0; u < units; ++u) ws.push_back(0.0031f * (u + 2));
+  const auto xv = RandomValues<int16_t>(batch * depth, 30, -32768, 32767);
+  const auto wv = RandomValues<int8_t>(units * depth, 31, -127, 127);
+  const auto bv = RandomValues<int32_t>(units, 32, -20000, 20000);
+  const numerics::ChannelMultipliers cm = numerics::QuantizeChannelMultipliers(
+      in_scale, ws.data(), units, out_scale, units);
+  for (const bool with_bias : {false, true}) {
+    OpModel m;
+    const int x = QInput(m, DT::kInt16, {batch, depth}, in_scale, 0);
+    const int w = QConst<int8_t>(m, {units, depth}, wv, ws,
+                                 std::vector<int64_t>(units, 0), 0);
+    std::vector<float> bs;
+    for (float s : ws) bs.push_back(in_scale * s);
+    const int b =
+        with_bias ? QConst<int64_t>(m, {units},
+                                    std::vector<int64_t>(bv.begin(), bv.end()),
+                                    bs, std::vector<int64_t>(units, 0))
+                  : -1;
+    const int y = QOutput(m, DT::kInt16, {batch, units}, out_scale, 0);
+    m.Op(ir::OpKind::kFullyConnected, {x, w, b}, {y},
+         ir::FullyConnectedOptions{});
+    std::vector<int16_t> want;
+    for (int bi = 0; bi < batch; ++bi) {
+      for (int u = 0; u < units; ++u) {
+        int64_t acc = with_bias ? bv[static_cast<size_t>(u)] : 0;
+        for (int d = 0; d < depth; ++d) {
+          acc += int64_t{xv[static_cast<size_t>(bi * depth + d)]} *
+                 wv[static_cast<size_t>(u * depth + d)];
+        }
+        const size_t k = static_cast<size_t>(u);
+        const int32_t r =
+            with_bias
+                ? numerics::MultiplyByQuantizedMultiplier(acc, cm.multiplier[k],
+                                                          cm.shift[k])
+                : numerics::MultiplyByQuantizedMultiplierSingle(
+                      static_cast<int32_t>(acc), cm.multiplier[k], cm.shift[k]);
+        want.push_back(static_cast<int16_t>(numerics::Clamp(r, -32768, 32767)));
+      }
+    }
+    EXPECT_EQ(
+        RunValues<int16_t>(m, {MakeTensor<int16_t>({batch, depth}, xv)}, 2),
+        want)
+        << (with_bias ? "int64 bias" : "no bias");
+  }
 }
 
 }  // namespace
