@@ -267,8 +267,8 @@ void AsymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale,
   *offset = nudged;
   const float inv = 1.0f / *scale;
   for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(
-        std::round(static_cast<float>(*offset) + x[i] * inv));
+    const int32_t v = static_cast<int32_t>(std::round(
+        static_cast<float>(*offset) + integer::UnfusedMul(x[i], inv)));
     q[i] = static_cast<int8_t>(std::min(127, std::max(-128, v)));
   }
 }
@@ -528,8 +528,7 @@ absl::Status EvalHybridFullyConnected(OpContext& ctx) {
         scale *= s.channel_scales[static_cast<size_t>(u)];
       }
       float v = a->bias != nullptr ? a->bias[u] : 0.0f;
-      const float contribution = static_cast<float>(dot) * scale;
-      v += contribution;
+      v += integer::UnfusedMul(static_cast<float>(dot), scale);
       a->y[b * s.shape.units + u] = ApplyFloatActivation(s.act, v);
     }
   });

@@ -84,8 +84,8 @@ void QuantizeImage(const float* x, int64_t n, bool asymmetric, int8_t* q,
   *offset = nudged;
   const float inv = 1.0f / *scale;
   for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(
-        std::round(static_cast<float>(nudged) + x[i] * inv));
+    const int32_t v = static_cast<int32_t>(std::round(
+        static_cast<float>(nudged) + integer::UnfusedMul(x[i], inv)));
     q[i] = static_cast<int8_t>(std::min(127, std::max(-128, v)));
   }
 }
@@ -239,11 +239,12 @@ void HybridRow(const HybridConvState& s, const int8_t* w, const float* bias,
       const float ws = s.weight_scales[static_cast<size_t>(oc)];
       float v;
       if (s.depthwise) {
-        v = static_cast<float>(acc) * (ws * sf);
+        v = integer::UnfusedMul(static_cast<float>(acc), ws * sf);
       } else if (s.per_channel) {
-        v = static_cast<float>(acc) * ws * sf;
+        v = integer::UnfusedMul(static_cast<float>(acc) * ws, sf);
       } else {
-        v = static_cast<float>(acc) * sf;  // sf already includes ws
+        // sf already includes ws.
+        v = integer::UnfusedMul(static_cast<float>(acc), sf);
       }
       if (bias != nullptr) v += bias[oc];
       out[oc] = std::min(s.act_max, std::max(s.act_min, v));

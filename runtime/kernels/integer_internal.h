@@ -244,6 +244,15 @@ absl::Status RequireActivation(const OpContext& ctx, int i, const RtTensor** t);
 absl::Status RequireConstant(const OpContext& ctx, int i,
                              absl::string_view role, const RtTensor** t);
 
+// a * b rounded to float by itself, for hybrid kernels' float epilogues.
+// TFLite adds such products unfused; GCC (-march=native, -ffp-contract=fast
+// by default) would fuse the following add into an FMA, 1 ulp off now and
+// then (model_ToyCar_quant: 1110 of 2560 outputs vs tfjs-tflite).
+inline float UnfusedMul(float a, float b) {
+  volatile float p = a * b;
+  return p;
+}
+
 }  // namespace qforge::runtime::integer
 
 #endif  // QFORGE_RUNTIME_KERNELS_INTEGER_INTERNAL_H_

@@ -24,7 +24,7 @@
 // xnnpack here), which emulates it, for the comparison with LiteRT, and in
 // its default (TFLite) arithmetic for the one with the builtin kernels.
 // Measured: 37 of 41 models exact vs LiteRT (32 with --arithmetic tflite),
-// 18 of 21 exact vs the builtin kernels (14 before --rounding legacy),
+// 19 of 21 exact vs the builtin kernels (14 before --rounding legacy),
 // worst output 47.7 dB (22.1 dB).
 // TFLite's builtin kernels are the exact reference: where tfjs-tflite runs
 // the model without XNNPACK (its profiler shows no XNNPACK partition:

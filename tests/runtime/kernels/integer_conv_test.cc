@@ -411,6 +411,24 @@ TEST(IntegerConvTest, HybridFullyConnectedSymmetric) {
   EXPECT_NEAR(got[0], 0.25f - 94.0f / 127.0f, 1e-6f);
 }
 
+TEST(IntegerConvTest, HybridFullyConnectedAddsTheRoundedProduct) {
+  // x = {127}: scale 1, q = 127; weight 1 at 0.1: dot * scale = 127 * 0.1f,
+  // which needs 31 significant bits. The bias is minus that product rounded
+  // to float, so TFLite's unfused bias + dot * scale is exactly 0; an FMA
+  // would leave the product's rounding error.
+  const float ws = 0.1f;
+  volatile float rounded = 127.0f * ws;
+  OpModel m;
+  const int x = m.Input(DT::kFloat32, {1, 1});
+  const int w = QConst<int8_t>(m, {1, 1}, {1}, {ws}, {0});
+  const int b = m.Constant<float>({1}, {-rounded});
+  const int y = m.Output(DT::kFloat32, {1, 1});
+  m.Op(ir::OpKind::kFullyConnected, {x, w, b}, {y},
+       ir::FullyConnectedOptions{});
+  EXPECT_EQ(RunValues<float>(m, {MakeTensor<float>({1, 1}, {127.f})}),
+            (std::vector<float>{0.0f}));
+}
+
 TEST(IntegerConvTest, HybridFullyConnectedAsymmetricPerChannel) {
   // x = {0, 1, 2}: range [0, 2], scale 2/255, zero point -128 (from the
   // min side); q = round(-128 + x * 127.5) = {-128, -1, 127} (-0.5 rounds
