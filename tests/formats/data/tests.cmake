@@ -11,6 +11,8 @@ add_executable(formats_data_test
   ${CMAKE_CURRENT_LIST_DIR}/test_util.cc
   ${CMAKE_CURRENT_LIST_DIR}/wav_test.cc
 )
+qforge_pch(formats_data_test <gtest/gtest.h>)
+target_compile_options(formats_data_test PRIVATE ${QFORGE_TEST_COPTS})
 target_link_libraries(formats_data_test PRIVATE qforge_formats
                       GTest::gtest_main GTest::gmock)
 target_compile_definitions(formats_data_test PRIVATE
