@@ -1,9 +1,9 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Integer SVDF (int8 input/output, int16 state and time weights): a
-// hand-derived step with a non-zero initial state, the types and
-// activation TFLite refuses, and LiteRT's outputs on the corpus's SVDF
-// twin.
+// Integer SVDF (int8 input/output, int16 state and time weights, and
+// TFLite Micro's int8 ones): hand-derived steps with a non-zero initial
+// state, the types and activation TFLite refuses, and LiteRT's outputs on
+// the corpus's SVDF twin.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,19 +23,19 @@ namespace {
 // (0.25, variable, initial [100, 200, 300, 400]), output [1, 2] int8
 // (0.25, zp -128). Rescales: e1 = 0.5 * 0.5 / 0.25 = 1 (exact),
 // e2 = 0.25 * 0.5 / 0.25 = 0.5.
-OpModel IntSvdfModel(ir::Activation act, DT state_type = DT::kInt16) {
+OpModel IntSvdfModel(ir::Activation act, DT state_type = DT::kInt16,
+                     DT time_type = DT::kInt16) {
   OpModel m;
   const int x = QInput(m, DT::kInt8, {1, 2}, 0.5f, -1);
   const int wf = QConst<int8_t>(m, {2, 2}, {2, 7, -3, 1}, {0.5f}, {0});
-  int wt = 0;
-  int state = 0;
-  if (state_type == DT::kInt16) {
-    wt = QConst<int16_t>(m, {2, 2}, {1, 2, 3, -1}, {0.5f}, {0});
-    state = QConst<int16_t>(m, {1, 4}, {100, 200, 300, 400}, {0.25f}, {0});
-  } else {
-    wt = QConst<int8_t>(m, {2, 2}, {1, 2, 3, -1}, {0.5f}, {0});
-    state = QConst<int8_t>(m, {1, 4}, {1, 2, 3, 4}, {0.25f}, {0});
-  }
+  const int wt = time_type == DT::kInt16
+                     ? QConst<int16_t>(m, {2, 2}, {1, 2, 3, -1}, {0.5f}, {0})
+                     : QConst<int8_t>(m, {2, 2}, {1, 2, 3, -1}, {0.5f}, {0});
+  // TFLite Micro's 8-bit variant has its state with a zero point of 2.
+  const int state =
+      state_type == DT::kInt16
+          ? QConst<int16_t>(m, {1, 4}, {100, 200, 300, 400}, {0.25f}, {0})
+          : QConst<int8_t>(m, {1, 4}, {1, 2, 3, 4}, {0.25f}, {2});
   m.tensor(state).is_variable = true;
   const int bias = QConst<int32_t>(m, {2}, {5, -1500}, {0.125f}, {0});
   const int y = QOutput(m, DT::kInt8, {1, 2}, 0.25f, -128);
@@ -68,13 +68,27 @@ TEST(IntegerSvdfTest, OnlyRelu) {
             std::string::npos);
 }
 
-TEST(IntegerSvdfTest, EightBitStateIsRefused) {
-  // TFLite Micro's 8-bit-state variant: LiteRT reads these as int16.
-  OpModel m = IntSvdfModel(ir::Activation::kRelu, DT::kInt8);
+// TFLite Micro's 8-bit-state variant (svdf_common.cc,
+// EvalIntegerSvdfReference<int8_t>), same x, e1 = 1, e2 = 0.5, zp_s = 2:
+// new state values 8 + 2 = 10 and -12 + 2 = -10 (int8 clamp after the zero
+// point). State [f0: 1, 2 | f1: 3, 4] shifted left -> f0 [2, 10],
+// f1 [4, -10]. Time, on state - zp_s: f0 = 1*0 + 2*8 = 16,
+// f1 = 3*2 - 1*(-12) = 18. + bias: 21, -1482. Times 0.5: 10.5 -> 11 (ties
+// away from zero in both roundings), -741. + zp -128: -117, -869 -> -128.
+// The activation is NONE: TFLite Micro ignores it in this kernel.
+TEST(IntegerSvdfTest, EightBitStateHandDerivedStep) {
+  OpModel m = IntSvdfModel(ir::Activation::kNone, DT::kInt8, DT::kInt8);
+  EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 2}, {3, -1})}),
+            (std::vector<int8_t>{-117, -128}));
+}
+
+TEST(IntegerSvdfTest, MixedStateTypesAreRefused) {
+  // int16 state with int8 time weights: neither TFLite nor TFLite Micro.
+  OpModel m = IntSvdfModel(ir::Activation::kRelu, DT::kInt16, DT::kInt8);
   auto out = m.Run({MakeTensor<int8_t>({1, 2}, {3, -1})});
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_NE(std::string(out.status().message()).find("8-bit-state"),
+  EXPECT_NE(std::string(out.status().message()).find("state"),
             std::string::npos)
       << out.status();
 }
