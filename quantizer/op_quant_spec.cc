@@ -189,6 +189,8 @@ std::optional<OpQuantSpec> GetOpQuantSpec(ir::OpKind kind) {
     case K::kDynamicUpdateSlice:
     case K::kEmbeddingLookup:
     case K::kAtan2:
+    case K::kRfft2d:
+    case K::kComplexAbs:
     case K::kConv3D:
     case K::kSvdf:
     case K::kOtherBuiltin:

@@ -23,6 +23,7 @@ const Row kRows[] = {
 #include "runtime/kernels/reduce.def"
 #include "runtime/kernels/sequence.def"
 #include "runtime/kernels/shape_ops.def"
+#include "runtime/kernels/spectral.def"
     {ir::OpKind::kCustom, {}},  // sentinel: custom ops have no kernel
 };
 #undef QF_FLOAT_KERNEL

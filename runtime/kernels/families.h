@@ -12,5 +12,6 @@
 #include "runtime/kernels/reduce.h"
 #include "runtime/kernels/sequence.h"
 #include "runtime/kernels/shape_ops.h"
+#include "runtime/kernels/spectral.h"
 
 #endif  // QFORGE_RUNTIME_KERNELS_FAMILIES_H_
