@@ -91,6 +91,12 @@ absl::Status ResolveRfft2d(OpContext& ctx, bool in_eval) {
     return ctx.Error(absl::StrCat("fft_length ", DimsString(len),
                                   " must be two powers of two up to 2^24"));
   }
+  // The double working buffer holds H x W values: bound it (1 GiB) so an
+  // absurd fft_length is an error, not a failed allocation.
+  if (len[0] * len[1] > (int64_t{1} << 26)) {
+    return ctx.Error(absl::StrCat("fft_length ", DimsString(len),
+                                  " needs more than 2^26 working values"));
+  }
   Dims shape = ctx.input(0)->shape;
   shape[shape.size() - 2] = len[0];
   shape[shape.size() - 1] = len[1] / 2 + 1;

@@ -110,6 +110,14 @@ TEST(SpectralTest, Rfft2dRefusesLengthsNotPowersOfTwo) {
       << out.status();
 }
 
+// 2^24 x 2^24 would need 2^48 working values: an error, not an allocation.
+TEST(SpectralTest, Rfft2dRefusesAbsurdLengths) {
+  auto out = Rfft2d({2, 4}, kX, {1 << 24, 1 << 24}, {2, 2});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().ToString().find("2^26"), std::string::npos)
+      << out.status();
+}
+
 // |3 + 4i| = 5, |-4 + 2i| = sqrt(20), |0| = 0.
 TEST(SpectralTest, ComplexAbs) {
   OpModel m;
