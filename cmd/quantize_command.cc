@@ -153,6 +153,10 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
       std::fprintf(stderr, "  float: op %d %s: %s\n", k.op_index,
                    k.op_name.c_str(), k.reason.c_str());
     }
+    for (const quantizer::Repair& r : result->repairs) {
+      std::fprintf(stderr, "  repaired: op %d %s: %s\n", r.op_index,
+                   r.op_name.c_str(), r.what.c_str());
+    }
     std::fprintf(stderr, "  size: %zu -> %zu bytes (%.1f%%)\n", bytes.size(),
                  out.size(),
                  100.0 * out.size() / std::max<size_t>(1, bytes.size()));

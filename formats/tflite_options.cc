@@ -538,8 +538,8 @@ tflite::BuiltinOptions OptionsType(const ir::Options& options) {
 tflite::BuiltinOptions ExpectedOptionsType(ir::OpKind kind) {
   constexpr tflite::BuiltinOptions kNONE = tflite::BuiltinOptions_NONE;
   switch (kind) {
-#define QF_OP(kind, name, code, min_in, max_in, min_out, max_out, opts) \
-  case ir::OpKind::k##kind:                                             \
+#define QF_OP(kind, name, code, opts, ...) \
+  case ir::OpKind::k##kind:                \
     return tflite::BuiltinOptions_##opts;
 #include "ir/ops.def"
 #undef QF_OP

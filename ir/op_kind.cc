@@ -6,16 +6,25 @@
 namespace qforge::ir {
 namespace {
 
+using namespace op_flags;  // NOLINT: the FLAGS column names them
+
 constexpr OpInfo kOpTable[] = {
-#define QF_OP(kind, name, code, min_in, max_in, min_out, max_out, opts) \
-  {OpKind::k##kind, #name, code, min_in, max_in, min_out, max_out},
+#define IO(min_in, max_in, min_out, max_out) min_in, max_in, min_out, max_out
+#define BATCH(rule) BatchRule::k##rule
+#define FLAGS(f) static_cast<uint32_t>(f)
+#define QF_OP(kind, name, code, opts, io, fk, ik, hk, q, ver, batch, rules, \
+              flags)                                                        \
+  {OpKind::k##kind, #name, code, io, batch, flags},
 #include "ir/ops.def"
 #undef QF_OP
+#undef IO
+#undef BATCH
+#undef FLAGS
     {OpKind::kOtherBuiltin, "BUILTIN", -1, 0, -1, 0, -1},
     {OpKind::kCustom, "CUSTOM", -1, 0, -1, 0, -1},
 };
 
-constexpr int kNumKinds = static_cast<int>(OpKind::kCustom) + 1;
+constexpr int kNumKinds = kNumOpKinds;
 static_assert(sizeof(kOpTable) / sizeof(kOpTable[0]) == kNumKinds);
 
 constexpr bool RowsInEnumOrder() {

@@ -13,22 +13,54 @@
 namespace qforge::ir {
 
 enum class OpKind : uint16_t {
-#define QF_OP(kind, name, code, min_in, max_in, min_out, max_out, opts) k##kind,
+#define QF_OP(kind, ...) k##kind,
 #include "ir/ops.def"
 #undef QF_OP
   kOtherBuiltin,
   kCustom,
 };
 
+// How an op keeps the samples of a stacked batch apart, given that its
+// activations have the batch as dimension 0 (runtime/interpreter_batch.cc).
+enum class BatchRule : uint8_t {
+  kNone,            // not known to: the interpreter runs samples one by one
+  kElementwise,     // per element; activation inputs of the output's rank
+  kWindow,          // NHWC windows (conv, pool, resize): one activation
+  kFullyConnected,  // one row per sample
+  kReshape,         // new shape starts with -1
+  kSqueeze,         // explicit dims, never 0
+  kConcatenation,   // axis is not 0; all inputs activations
+  kLastAxis,        // softmax-like over the last axis of rank >= 2
+  kReduce,          // constant axes, never 0
+  kPad,             // constant paddings, none on dim 0
+};
+
+// The FLAGS column of ops.def (see there).
+namespace op_flags {
+enum : uint32_t {
+  kOutputTypeFromInputs = 1u << 0,
+  kGemmRounding = 1u << 1,
+  kNeverFolded = 1u << 2,
+  kIntNeedsBias = 1u << 3,
+  kGeneralInt16Scales = 1u << 4,
+};
+}  // namespace op_flags
+
 struct OpInfo {
   OpKind kind;
   absl::string_view name;  // TFLite's builtin name, e.g. "CONV_2D"
   int32_t builtin_code;    // -1 for kOtherBuiltin / kCustom
   int min_inputs, max_inputs, min_outputs, max_outputs;  // -1: unbounded
+  BatchRule batch = BatchRule::kNone;
+  uint32_t flags = 0;  // op_flags
+
+  bool Has(uint32_t flag) const { return (flags & flag) != 0; }
 };
 
 // The row of `kind`.
 const OpInfo& GetOpInfo(OpKind kind);
+
+inline constexpr int kNumOpKinds = static_cast<int>(OpKind::kCustom) + 1;
 
 // The kind of a builtin code; kOtherBuiltin when the project does not know it.
 OpKind OpKindFromBuiltinCode(int32_t builtin_code);

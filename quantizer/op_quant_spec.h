@@ -1,15 +1,19 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// How each op is quantized (TFLite quantization spec), one row per op in
-// op_quant_spec.cc: the role of every input, how the output's parameters
-// are found, and whether int8 / int16x8 forms exist. Ops without a row stay
-// float.
+// The quantizer's columns of the op table (ir/ops.def): how each op is
+// quantized (TFLite quantization spec: the role of every input, how the
+// output's parameters are found, which int8 / int16x8 forms exist and their
+// op versions), its hybrid (dynamic-range) form, and its option-dependent
+// versions. Ops without a spec stay float.
 #ifndef QFORGE_QUANTIZER_OP_QUANT_SPEC_H_
 #define QFORGE_QUANTIZER_OP_QUANT_SPEC_H_
 
+#include <algorithm>
 #include <array>
 #include <optional>
+#include <string>
 
+#include "ir/model.h"
 #include "ir/op_kind.h"
 #include "numerics/quant_params.h"
 
@@ -40,17 +44,35 @@ struct OpQuantSpec {
   OutputRule output = OutputRule::kOwnRange;
   numerics::QuantParams fixed_int8, fixed_int16;
   // Op versions of the int8 and int16x8 forms (TFLite's op_version rules;
-  // option-dependent bumps are applied in op_version.cc).
+  // option-dependent bumps come from the VER column).
   int version_int8 = 1, version_int16 = 1;
 };
 
 // The spec of `kind`; nullopt when the op has no integer form.
 std::optional<OpQuantSpec> GetOpQuantSpec(ir::OpKind kind);
 
+// Why an op without a spec stays float, for summaries and reports.
+std::string NoIntegerFormReason(ir::OpKind kind);
+
 inline Role RoleOf(const OpQuantSpec& spec, size_t input) {
   const size_t i = std::min<size_t>(input, spec.num_roles - 1);
   return spec.roles[i];
 }
+
+// The hybrid form (float activations, int8 constant weights) of an op.
+struct HybridSpec {
+  int weight_input = 1;
+  int axis = -1;  // per-channel axis of the weights; -1: per tensor
+  int version_per_tensor = 1, version_per_channel = 1;
+};
+std::optional<HybridSpec> GetHybridSpec(ir::OpKind kind);
+
+// Which form an op was written in, for option-dependent versions.
+enum class OpForm : uint8_t { kFloat, kInt8, kInt16, kHybrid };
+
+// The VER column: the smallest op version the options and optional inputs
+// of `op` need in `form` (TFLite's op_version.cc); 1 when nothing bumps it.
+int OptionVersion(const ir::Operator& op, OpForm form);
 
 }  // namespace qforge::quantizer
 

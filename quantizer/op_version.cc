@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "quantizer/op_quant_spec.h"
-
 namespace qforge::quantizer {
 namespace {
 
@@ -18,48 +16,46 @@ DataType TypeAt(const ir::Subgraph& sg, const std::vector<int32_t>& list,
 
 bool IsInt(DataType t) { return t == DataType::kInt8 || t == DataType::kInt16; }
 
-// Versions that depend on options or optional inputs rather than types
-// (TFLite's op_version).
-int OptionBumps(const ir::Operator& op) {
-  if (const auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {
-    int v = fc->keep_num_dims ? 5 : 1;
-    if (op.inputs.size() < 3 || op.inputs[2] < 0) v = std::max(v, 6);
-    return v;
+// The form `op` is written in: integer when its first output is int8/int16,
+// hybrid when it computes in float with an int8 constant weight input.
+OpForm FormOf(const ir::Subgraph& sg, const ir::Operator& op) {
+  const DataType out0 = TypeAt(sg, op.outputs, 0);
+  if (IsInt(out0)) {
+    return out0 == DataType::kInt16 ? OpForm::kInt16 : OpForm::kInt8;
   }
-  // TRANSPOSE_CONV with a bias input is version 3.
-  if (op.kind == ir::OpKind::kTransposeConv && op.inputs.size() >= 4 &&
-      op.inputs[3] >= 0) {
-    return 3;
+  const std::optional<HybridSpec> hybrid = GetHybridSpec(op.kind);
+  if (hybrid.has_value() && out0 == DataType::kFloat32 &&
+      TypeAt(sg, op.inputs, hybrid->weight_input) == DataType::kInt8) {
+    return OpForm::kHybrid;
   }
-  if (const auto* r = std::get_if<ir::ResizeOptions>(&op.options)) {
-    if (r->half_pixel_centers || (r->is_nearest && r->align_corners)) return 3;
-  }
-  return 1;
-}
-
-// Hybrid (float activations, int8 weights) forms: TFLite's op_version.
-int HybridVersion(const ir::Subgraph& sg, const ir::Operator& op) {
-  if (op.inputs.size() < 2 || op.inputs[1] < 0) return 1;
-  const ir::Tensor& w = sg.tensors[op.inputs[1]];
-  if (w.type != DataType::kInt8 ||
-      TypeAt(sg, op.outputs, 0) != DataType::kFloat32) {
-    return 1;
-  }
-  const bool per_channel =
-      w.quantization.has_value() && w.quantization->IsPerAxis();
-  if (const auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {
-    return fc->asymmetric_quantize_inputs ? 9 : 3;
-  }
-  if (op.kind == ir::OpKind::kConv2D) return per_channel ? 5 : 2;
-  if (op.kind == ir::OpKind::kDepthwiseConv2D) return per_channel ? 6 : 4;
-  return 1;
+  return OpForm::kFloat;
 }
 
 }  // namespace
 
+int FullyConnectedVersion(const ir::Operator& op, OpForm form) {
+  const auto fc = ir::OptionsOr<ir::FullyConnectedOptions>(op.options);
+  int v = fc.keep_num_dims ? 5 : 1;
+  if (op.inputs.size() < 3 || op.inputs[2] < 0) v = std::max(v, 6);
+  // Hybrid with per-row asymmetric input quantization.
+  if (form == OpForm::kHybrid && fc.asymmetric_quantize_inputs) {
+    v = std::max(v, 9);
+  }
+  return v;
+}
+
+int TransposeConvVersion(const ir::Operator& op, OpForm) {
+  return op.inputs.size() >= 4 && op.inputs[3] >= 0 ? 3 : 1;
+}
+
+int ResizeVersion(const ir::Operator& op, OpForm) {
+  const auto r = ir::OptionsOr<ir::ResizeOptions>(op.options);
+  return r.half_pixel_centers || (r.is_nearest && r.align_corners) ? 3 : 1;
+}
+
 int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
-  const DataType out0 = TypeAt(sg, op.outputs, 0);
   const DataType in0 = TypeAt(sg, op.inputs, 0);
+  const DataType out0 = TypeAt(sg, op.outputs, 0);
   // The converter ops qforge inserts.
   if (op.kind == ir::OpKind::kQuantize) return out0 == DataType::kInt16 ? 2 : 1;
   if (op.kind == ir::OpKind::kDequantize) {
@@ -68,13 +64,28 @@ int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
                                                                 : 1;
   }
   int v = op.version;
-  const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind);
-  if (spec.has_value() && IsInt(out0)) {
-    v = std::max(
-        v, out0 == DataType::kInt16 ? spec->version_int16 : spec->version_int8);
+  const OpForm form = FormOf(sg, op);
+  switch (form) {
+    case OpForm::kInt8:
+    case OpForm::kInt16:
+      if (const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind)) {
+        v = std::max(v, form == OpForm::kInt16 ? spec->version_int16
+                                               : spec->version_int8);
+      }
+      break;
+    case OpForm::kHybrid: {
+      const HybridSpec h = *GetHybridSpec(op.kind);
+      const ir::Tensor& w = sg.tensors[op.inputs[h.weight_input]];
+      const bool per_channel =
+          w.quantization.has_value() && w.quantization->IsPerAxis();
+      v = std::max(v,
+                   per_channel ? h.version_per_channel : h.version_per_tensor);
+      break;
+    }
+    case OpForm::kFloat:
+      break;
   }
-  v = std::max(v, HybridVersion(sg, op));
-  if (v > 1 || IsInt(out0)) v = std::max(v, OptionBumps(op));
+  if (v > 1 || form != OpForm::kFloat) v = std::max(v, OptionVersion(op, form));
   return v;
 }
 

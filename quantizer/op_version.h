@@ -7,12 +7,19 @@
 #define QFORGE_QUANTIZER_OP_VERSION_H_
 
 #include "ir/model.h"
+#include "quantizer/op_quant_spec.h"
 
 namespace qforge::quantizer {
 
 // The version for `op` given the types of its tensors in `sg`; never lower
 // than the version it already has.
 int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op);
+
+// The VER column of the op table (ir/ops.def): versions that options and
+// optional inputs require, as TFLite's op_version.cc.
+int FullyConnectedVersion(const ir::Operator& op, OpForm form);
+int TransposeConvVersion(const ir::Operator& op, OpForm form);
+int ResizeVersion(const ir::Operator& op, OpForm form);
 
 }  // namespace qforge::quantizer
 

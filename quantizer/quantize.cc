@@ -11,8 +11,9 @@
 #include "ir/compact.h"
 #include "ir/validate.h"
 #include "quantizer/graph_edit.h"
-#include "quantizer/integer_pass.h"
 #include "quantizer/op_version.h"
+#include "quantizer/plan.h"
+#include "quantizer/rewrite.h"
 #include "quantizer/weight_only_pass.h"
 #include "runtime/kernels/elementwise_half.h"
 
@@ -239,8 +240,9 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       const bool u8_out = options.output_type == ir::DataType::kUInt8;
       if (u8_in) pass_options.input_type = ir::DataType::kInt8;
       if (u8_out) pass_options.output_type = ir::DataType::kInt8;
-      IntegerPass pass(result.model, *stats, pass_options, excluded, result);
-      RETURN_IF_ERROR(pass.Run());
+      ASSIGN_OR_RETURN(const QuantPlan plan,
+                       BuildPlan(result.model, *stats, pass_options, excluded));
+      RETURN_IF_ERROR(ApplyPlan(result.model, plan, pass_options, result));
       if (u8_in || u8_out) AddUint8Borders(result.model, u8_in, u8_out);
       break;
     }

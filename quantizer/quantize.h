@@ -47,10 +47,20 @@ struct KeptFloat {
   std::string reason;
 };
 
+// A change the planner made to an op's quantized form so that the runtime
+// runs it faithfully (a clamped sentinel range, a vanishing constant put on
+// its operand's grid).
+struct Repair {
+  int op_index;
+  std::string op_name;
+  std::string what;
+};
+
 struct QuantizeResult {
   ir::Model model;
   int ops_quantized = 0;
   std::vector<KeptFloat> kept_float;
+  std::vector<Repair> repairs;
 };
 
 // Fails (InvalidArgument) on a model qforge cannot quantize whatever the

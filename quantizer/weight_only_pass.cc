@@ -8,6 +8,7 @@
 #include "base/status_macros.h"
 #include "numerics/quant_params.h"
 #include "quantizer/graph_edit.h"
+#include "quantizer/op_quant_spec.h"
 #include "runtime/kernels/elementwise_half.h"
 
 namespace qforge::quantizer {
@@ -16,19 +17,6 @@ namespace {
 // TFLite's dynamic-range quantizer leaves small weights float: they cost
 // little and hybrid kernels gain nothing on them.
 constexpr int64_t kMinWeightElements = 1024;
-
-// The weight input and per-channel axis of ops with hybrid kernels.
-struct HybridWeight {
-  int input;
-  int axis;  // -1: per tensor
-};
-
-std::optional<HybridWeight> HybridWeightOf(ir::OpKind kind) {
-  if (kind == ir::OpKind::kFullyConnected) return HybridWeight{1, -1};
-  if (kind == ir::OpKind::kConv2D) return HybridWeight{1, 0};
-  if (kind == ir::OpKind::kDepthwiseConv2D) return HybridWeight{1, 3};
-  return std::nullopt;
-}
 
 std::vector<uint16_t> ToHalf(const std::vector<float>& values) {
   std::vector<uint16_t> half(values.size());
@@ -76,17 +64,17 @@ absl::Status DynamicRangePass(ir::Model& model,
   ir::Subgraph& sg = model.subgraphs[0];
   for (size_t i = 0; i < sg.operators.size(); ++i) {
     ir::Operator& op = sg.operators[i];
-    const std::optional<HybridWeight> hw = HybridWeightOf(op.kind);
+    const std::optional<HybridSpec> hw = GetHybridSpec(op.kind);
     if (excluded[i] || !hw.has_value()) {
       result.kept_float.push_back(
           {static_cast<int>(i), op.DisplayName(),
            excluded[i] ? "excluded (--exclude-op)" : "no hybrid kernel"});
       continue;
     }
-    if (static_cast<size_t>(hw->input) >= op.inputs.size() ||
-        op.inputs[hw->input] < 0)
+    if (static_cast<size_t>(hw->weight_input) >= op.inputs.size() ||
+        op.inputs[hw->weight_input] < 0)
       continue;
-    const int32_t w = op.inputs[hw->input];
+    const int32_t w = op.inputs[hw->weight_input];
     const ir::Tensor& src = sg.tensors[w];
     if (src.type != ir::DataType::kFloat32 || !IsConstant(model, src) ||
         src.NumElements().value_or(0) < kMinWeightElements) {
@@ -96,13 +84,11 @@ absl::Status DynamicRangePass(ir::Model& model,
     }
     const std::vector<float> values = FloatValues(model, src);
     RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
-    int axis = hw->axis;
-    if (op.kind == ir::OpKind::kFullyConnected) axis = -1;
-    QuantizedWeights qw = QuantizeSymmetricInt8(values, src.shape, axis);
+    QuantizedWeights qw = QuantizeSymmetricInt8(values, src.shape, hw->axis);
     const int32_t q = AddTensorLike(sg, src, ir::DataType::kInt8, "_quantized");
     sg.tensors[q].buffer = AddTypedBuffer(model, qw.data);
     sg.tensors[q].quantization = std::move(qw.quantization);
-    op.inputs[hw->input] = q;
+    op.inputs[hw->weight_input] = q;
     // Hybrid FULLY_CONNECTED quantizes its input per row, asymmetrically.
     if (auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {
       fc->asymmetric_quantize_inputs = true;

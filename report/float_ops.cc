@@ -49,7 +49,7 @@ std::vector<FloatOp> FindFloatOps(const ir::Model& model) {
       f.output = sg.tensors[op.outputs[0]].name;
     f.reason = quantizer::GetOpQuantSpec(op.kind).has_value()
                    ? "has an integer form: excluded or failed"
-                   : "no integer form in qforge";
+                   : quantizer::NoIntegerFormReason(op.kind);
     out.push_back(std::move(f));
   }
   return out;

@@ -2,7 +2,7 @@
 //
 // Which tensor of the float model a tensor of the quantized model stands
 // for. The quantizer keeps tensor names; the tensors it adds are named
-// after the tensor they come from (quantizer/integer_pass.cc):
+// after the tensor they come from (quantizer/rewrite.cc):
 //   NAME_quantized    QUANTIZE of float NAME (e.g. a model input)
 //   NAME_requantized  QUANTIZE of integer NAME to other parameters
 //   NAME_int          the integer model output whose DEQUANTIZE took NAME

@@ -16,6 +16,7 @@
 #include "runtime/interpreter_batch.h"
 #include "runtime/kernel.h"
 #include "runtime/kernels/control_flow.h"
+#include "runtime/legality.h"
 #include "runtime/memory_plan.h"
 
 namespace qforge::runtime {
@@ -260,6 +261,15 @@ absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
           "subgraph ", exec.index, " op ", i, " (", op.DisplayName(),
           "): qforge has no kernel for this op"));
     }
+    // A quantized form LiteRT refuses, aborts on or computes garbage for is
+    // refused here too, so no figure qforge reports rests on it.
+    const std::vector<legality::Violation> violations =
+        legality::CheckForm(legality::FormOf(model_, sg, op));
+    if (!violations.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("subgraph ", exec.index, " op ", i, " (",
+                       op.DisplayName(), "): ", Describe(violations[0])));
+    }
     for (int32_t in : op.inputs) {
       if (in >= 0) exec.last_use[in] = static_cast<int>(i);
     }
@@ -280,17 +290,8 @@ absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
 absl::Status Interpreter::Impl::FoldConstants(SubgraphExec& exec) {
   for (size_t i = 0; i < exec.ops.size(); ++i) {
     const ir::Operator& op = *exec.ops[i].op;
-    switch (op.kind) {
-      case ir::OpKind::kWhile:
-      case ir::OpKind::kIf:
-      case ir::OpKind::kCallOnce:
-      case ir::OpKind::kVarHandle:
-      case ir::OpKind::kReadVariable:
-      case ir::OpKind::kAssignVariable:
-        continue;
-      default:
-        break;
-    }
+    // Control flow and variables run subgraphs or touch state.
+    if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kNeverFolded)) continue;
     if (op.inputs.empty() || op.outputs.empty()) continue;
     bool all_constant = true;
     for (int32_t in : op.inputs) {
@@ -346,9 +347,7 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
       }
     }
   }
-  const bool ruy_gemm = op.kind == ir::OpKind::kConv2D ||
-                        op.kind == ir::OpKind::kFullyConnected ||
-                        op.kind == ir::OpKind::kBatchMatMul;
+  const bool ruy_gemm = ir::GetOpInfo(op.kind).Has(ir::op_flags::kGemmRounding);
   const numerics::ScopedRounding rounding(
       rounds_twice ? numerics::Rounding::kDouble
       : ruy_gemm   ? numerics::DefaultGemmRounding()

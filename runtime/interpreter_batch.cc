@@ -9,77 +9,14 @@
 namespace qforge::runtime {
 namespace {
 
-// How an op keeps samples apart, given that its activations have the batch
-// as dimension 0.
-enum class Rule : uint8_t {
-  kElementwise,     // per element; activation inputs of the output's rank
-  kWindow,          // NHWC windows (conv, pool, resize): one activation
-  kFullyConnected,  // one row per sample
-  kReshape,         // new shape starts with -1
-  kSqueeze,         // explicit dims, never 0
-  kConcatenation,   // axis is not 0; all inputs activations
-  kLastAxis,        // softmax-like over the last axis of rank >= 2
-  kReduce,          // constant axes, never 0
-  kPad,             // constant paddings, none on dim 0
-};
+using Rule = ir::BatchRule;
 
-struct PerSampleOp {
-  ir::OpKind kind;
-  Rule rule;
-};
-
-// The ops whose kernels compute each sample on its own (and the same way
-// whatever the batch size).
-constexpr PerSampleOp kPerSampleOps[] = {
-    {ir::OpKind::kAdd, Rule::kElementwise},
-    {ir::OpKind::kSub, Rule::kElementwise},
-    {ir::OpKind::kMul, Rule::kElementwise},
-    {ir::OpKind::kDiv, Rule::kElementwise},
-    {ir::OpKind::kMaximum, Rule::kElementwise},
-    {ir::OpKind::kMinimum, Rule::kElementwise},
-    {ir::OpKind::kSquaredDifference, Rule::kElementwise},
-    {ir::OpKind::kRelu, Rule::kElementwise},
-    {ir::OpKind::kRelu6, Rule::kElementwise},
-    {ir::OpKind::kReluN1To1, Rule::kElementwise},
-    {ir::OpKind::kLogistic, Rule::kElementwise},
-    {ir::OpKind::kTanh, Rule::kElementwise},
-    {ir::OpKind::kHardSwish, Rule::kElementwise},
-    {ir::OpKind::kLeakyRelu, Rule::kElementwise},
-    {ir::OpKind::kElu, Rule::kElementwise},
-    {ir::OpKind::kGelu, Rule::kElementwise},
-    {ir::OpKind::kPrelu, Rule::kElementwise},
-    {ir::OpKind::kAbs, Rule::kElementwise},
-    {ir::OpKind::kNeg, Rule::kElementwise},
-    {ir::OpKind::kSqrt, Rule::kElementwise},
-    {ir::OpKind::kRsqrt, Rule::kElementwise},
-    {ir::OpKind::kSquare, Rule::kElementwise},
-    {ir::OpKind::kExp, Rule::kElementwise},
-    {ir::OpKind::kFloor, Rule::kElementwise},
-    {ir::OpKind::kDequantize, Rule::kElementwise},
-    {ir::OpKind::kQuantize, Rule::kElementwise},
-    {ir::OpKind::kConv2D, Rule::kWindow},
-    {ir::OpKind::kDepthwiseConv2D, Rule::kWindow},
-    {ir::OpKind::kAveragePool2D, Rule::kWindow},
-    {ir::OpKind::kMaxPool2D, Rule::kWindow},
-    {ir::OpKind::kResizeBilinear, Rule::kWindow},
-    {ir::OpKind::kResizeNearestNeighbor, Rule::kWindow},
-    {ir::OpKind::kFullyConnected, Rule::kFullyConnected},
-    {ir::OpKind::kReshape, Rule::kReshape},
-    {ir::OpKind::kSqueeze, Rule::kSqueeze},
-    {ir::OpKind::kConcatenation, Rule::kConcatenation},
-    {ir::OpKind::kSoftmax, Rule::kLastAxis},
-    {ir::OpKind::kLogSoftmax, Rule::kLastAxis},
-    {ir::OpKind::kL2Normalization, Rule::kLastAxis},
-    {ir::OpKind::kMean, Rule::kReduce},
-    {ir::OpKind::kPad, Rule::kPad},
-    {ir::OpKind::kPadV2, Rule::kPad},
-};
-
+// The op table's batch rule of `kind` (ir/ops.def); nullopt when the op is
+// not known to keep samples apart.
 std::optional<Rule> RuleOf(ir::OpKind kind) {
-  for (const PerSampleOp& row : kPerSampleOps) {
-    if (row.kind == kind) return row.rule;
-  }
-  return std::nullopt;
+  const Rule rule = ir::GetOpInfo(kind).batch;
+  if (rule == Rule::kNone) return std::nullopt;
+  return rule;
 }
 
 class Checker {
@@ -176,6 +113,8 @@ class Checker {
     };
     std::vector<int64_t> v;
     switch (*rule) {
+      case Rule::kNone:
+        return false;
       case Rule::kElementwise:
         for (int32_t in : op.inputs) {
           if (in < 0) continue;

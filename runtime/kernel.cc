@@ -97,8 +97,7 @@ bool IsQuantizedInt(const ir::Tensor& t) {
 // parameters, LiteRT runs them as integer ops; so does qforge (the integer
 // kernel retypes the output).
 bool OutputTypeFromInputs(ir::OpKind kind) {
-  return kind == ir::OpKind::kAdd || kind == ir::OpKind::kSub ||
-         kind == ir::OpKind::kMul;
+  return ir::GetOpInfo(kind).Has(ir::op_flags::kOutputTypeFromInputs);
 }
 
 }  // namespace

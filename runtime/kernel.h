@@ -9,13 +9,13 @@
 //            PAD's paddings, ...): use ctx.InputValueKnown() to check, and
 //            call ctx.SetShapeDependsOnData() when it is not known yet.
 //   eval:    compute outputs from inputs. No allocation on this path.
-// Kernels for one op family live in runtime/kernels/<family>.{h,cc} and are
-// listed in runtime/kernels/<family>.def (one row per op, see
-// kernel_registry.cc).
+// Kernels for one op family live in runtime/kernels/<family>.{h,cc}; the op
+// table (ir/ops.def) names each op's kernels.
 #ifndef QFORGE_RUNTIME_KERNEL_H_
 #define QFORGE_RUNTIME_KERNEL_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -156,12 +156,17 @@ struct KernelDef {
 
 // The float kernel of `kind`; nullptr when there is none.
 const KernelDef* FindFloatKernel(ir::OpKind kind);
+// True when the float kernel of `kind` moves data of any type (RESHAPE,
+// TRANSPOSE, ...), so it also runs the op's quantized forms.
+bool FloatKernelTakesAnyType(ir::OpKind kind);
 // The integer kernel (quantized int8 / uint8 / int16 activations).
 const KernelDef* FindIntegerKernel(ir::OpKind kind);
 // The hybrid kernel (float activations, quantized int8 constant weights).
 const KernelDef* FindHybridKernel(ir::OpKind kind);
 // The kernel of a custom op (by its custom code); nullptr when there is none.
 const KernelDef* FindCustomKernel(absl::string_view custom_code);
+// The custom codes that have kernels (runtime/kernels/custom.def).
+std::vector<std::string> CustomKernelCodes();
 
 // Which table serves `op`: integer when its first output (or, for
 // DEQUANTIZE, its input) is a quantized integer tensor; hybrid when it

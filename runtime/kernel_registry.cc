@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The kernel table, assembled from every family's .def file.
+// The kernel columns of the op table (ir/ops.def), indexed by ir::OpKind,
+// and the custom-op kernels by custom code (runtime/kernels/custom.def).
 #include <array>
 
 #include "runtime/kernel.h"
@@ -10,77 +11,61 @@ namespace qforge::runtime {
 namespace {
 
 struct Row {
-  ir::OpKind kind;
-  KernelDef def;
+  KernelDef float_kernel;
+  bool float_any_type;
+  KernelDef int_kernel;
+  KernelDef hybrid_kernel;
 };
 
-#define QF_FLOAT_KERNEL(kind, prepare, eval) \
-  {ir::OpKind::k##kind, {&prepare, &eval}},
+#define FK(prepare, eval) {&prepare, &eval}, false
+#define FK_ANY(prepare, eval) {&prepare, &eval}, true
+#define NO_FK {}, false
+#define IK(prepare, eval) \
+  { &prepare, &eval }
+#define NO_IK \
+  {}
+#define HK(prepare, eval, weight, axis, v_tensor, v_channel) \
+  { &prepare, &eval }
+#define NO_HK \
+  {}
+#define QF_OP(kind, name, code, opts, io, fk, ik, hk, ...) {fk, ik, hk},
 const Row kRows[] = {
-#include "runtime/kernels/control_flow.def"
-#include "runtime/kernels/conv.def"
-#include "runtime/kernels/elementwise.def"
-#include "runtime/kernels/reduce.def"
-#include "runtime/kernels/sequence.def"
-#include "runtime/kernels/shape_ops.def"
-#include "runtime/kernels/spectral.def"
-    {ir::OpKind::kCustom, {}},  // sentinel: custom ops have no kernel
+#include "ir/ops.def"
+    {{}, false, {}, {}},  // kOtherBuiltin
+    {{}, false, {}, {}},  // kCustom: by custom code, below
 };
-#undef QF_FLOAT_KERNEL
-#undef QF_INT_KERNEL
-#undef QF_HYBRID_KERNEL
+#undef QF_OP
+#undef FK
+#undef FK_ANY
+#undef NO_FK
+#undef IK
+#undef NO_IK
+#undef HK
+#undef NO_HK
+static_assert(sizeof(kRows) / sizeof(kRows[0]) == ir::kNumOpKinds);
 
-// Integer kernels (int8 / int16x8 / uint8 activations) and hybrid kernels
-// (float activations, int8 weights: dynamic-range models).
-#define QF_FLOAT_KERNEL(kind, prepare, eval)
-#define QF_INT_KERNEL(kind, prepare, eval) \
-  {ir::OpKind::k##kind, {&prepare, &eval}},
-#define QF_HYBRID_KERNEL(kind, prepare, eval)
-const Row kIntRows[] = {
-#include "runtime/kernels/integer.def"
-    {ir::OpKind::kCustom, {}},
-};
-#undef QF_INT_KERNEL
-#define QF_INT_KERNEL(kind, prepare, eval)
-#undef QF_HYBRID_KERNEL
-#define QF_HYBRID_KERNEL(kind, prepare, eval) \
-  {ir::OpKind::k##kind, {&prepare, &eval}},
-const Row kHybridRows[] = {
-#include "runtime/kernels/integer.def"
-    {ir::OpKind::kCustom, {}},
-};
-#undef QF_FLOAT_KERNEL
-#undef QF_INT_KERNEL
-#undef QF_HYBRID_KERNEL
-
-constexpr size_t kNumKinds = static_cast<size_t>(ir::OpKind::kCustom) + 1;
-
-using Table = std::array<const KernelDef*, kNumKinds>;
-
-template <size_t N>
-Table MakeTable(const Row (&rows)[N]) {
-  Table t{};
-  for (const Row& row : rows) {
-    if (row.def.eval != nullptr) t[static_cast<size_t>(row.kind)] = &row.def;
-  }
-  return t;
+const KernelDef* OrNull(const KernelDef& k) {
+  return k.eval != nullptr ? &k : nullptr;
 }
+
+const Row& RowOf(ir::OpKind kind) { return kRows[static_cast<size_t>(kind)]; }
 
 }  // namespace
 
 const KernelDef* FindFloatKernel(ir::OpKind kind) {
-  static const Table table = MakeTable(kRows);
-  return table[static_cast<size_t>(kind)];
+  return OrNull(RowOf(kind).float_kernel);
+}
+
+bool FloatKernelTakesAnyType(ir::OpKind kind) {
+  return RowOf(kind).float_any_type;
 }
 
 const KernelDef* FindIntegerKernel(ir::OpKind kind) {
-  static const Table table = MakeTable(kIntRows);
-  return table[static_cast<size_t>(kind)];
+  return OrNull(RowOf(kind).int_kernel);
 }
 
 const KernelDef* FindHybridKernel(ir::OpKind kind) {
-  static const Table table = MakeTable(kHybridRows);
-  return table[static_cast<size_t>(kind)];
+  return OrNull(RowOf(kind).hybrid_kernel);
 }
 
 // Custom ops TFLite ships with its builtin kernels, by custom code.
@@ -101,13 +86,10 @@ const KernelDef* FindCustomKernel(absl::string_view custom_code) {
   return nullptr;
 }
 
-// For the registry test: how many rows name each kind.
-std::array<int, kNumKinds> KernelRowCounts() {
-  std::array<int, kNumKinds> counts{};
-  for (const Row& row : kRows) {
-    if (row.def.eval != nullptr) ++counts[static_cast<size_t>(row.kind)];
-  }
-  return counts;
+std::vector<std::string> CustomKernelCodes() {
+  std::vector<std::string> codes;
+  for (const CustomRow& row : kCustomRows) codes.emplace_back(row.code);
+  return codes;
 }
 
 }  // namespace qforge::runtime

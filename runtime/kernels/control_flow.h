@@ -1,7 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: control_flow (prepare/eval functions listed in
-// control_flow.def).
+// Kernel family: control_flow (named by the op table, ir/ops.def).
 //   control_flow_subgraph.cc:  WHILE, IF, CALL_ONCE, STABLEHLO_COMPOSITE (run
 //                              other subgraphs through
 //                              OpContext::InvokeSubgraph)

@@ -1,6 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: conv (prepare/eval functions listed in conv.def).
+// Kernel family: conv (named by the op table, ir/ops.def).
 // Convolutions, matrix products and 2-D pooling, float32, NHWC:
 //   CONV_2D, DEPTHWISE_CONV_2D   conv_conv2d.cc, conv_depthwise.cc
 //   FULLY_CONNECTED, BATCH_MATMUL  conv_fully_connected.cc,

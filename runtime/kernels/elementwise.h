@@ -1,7 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: elementwise (prepare/eval functions listed in
-// elementwise.def).
+// Kernel family: elementwise (named by the op table, ir/ops.def).
 //
 //  elementwise_arith.cc       ADD SUB MUL DIV MAXIMUM MINIMUM (broadcasting,
 //                             fused activation; float32, int32, int64)

@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: integer (quantized) and hybrid kernels (integer.def).
+// Kernel family: integer (quantized) and hybrid kernels (named by the op
+// table, ir/ops.def).
 // Integer kernels take int8 / uint8 / int16 activations with their scale and
 // zero point (per tensor) and reproduce TFLite's integer arithmetic bit for
 // bit (numerics/fixed_point.h); hybrid kernels take float activations and

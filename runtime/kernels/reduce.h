@@ -1,6 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: reduce (prepare/eval functions listed in reduce.def).
+// Kernel family: reduce (named by the op table, ir/ops.def).
 //   reduce_axes.cc:     MEAN, SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN
 //   reduce_arg.cc:      ARG_MAX, ARG_MIN, TOPK_V2
 //   reduce_softmax.cc:  SOFTMAX, LOG_SOFTMAX, L2_NORMALIZATION

@@ -1,6 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: sequence (prepare/eval functions listed in sequence.def).
+// Kernel family: sequence (named by the op table, ir/ops.def).
 //   sequence_lstm.cc: UNIDIRECTIONAL_SEQUENCE_LSTM and LSTM (float32)
 //   sequence_svdf.cc: SVDF (float32)
 #ifndef QFORGE_RUNTIME_KERNELS_SEQUENCE_H_

@@ -1,6 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: shape_ops (prepare/eval functions listed in shape_ops.def).
+// Kernel family: shape_ops (named by the op table, ir/ops.def).
 // Data movement and shape arithmetic: RESHAPE, SQUEEZE, EXPAND_DIMS, SHAPE,
 // BROADCAST_ARGS, TRANSPOSE, REVERSE_V2, TILE, BROADCAST_TO, CONCATENATION,
 // PACK, UNPACK, SPLIT, SPLIT_V, SLICE, STRIDED_SLICE, PAD, PADV2, MIRROR_PAD,

@@ -1,7 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: spectral ops (prepare/eval functions listed in
-// spectral.def), as TFLite's kernels:
+// Kernel family: spectral ops (named by the op table, ir/ops.def), as
+// TFLite's kernels:
 //  spectral.cc  RFFT2D (float32 -> complex64, tf.signal.rfft2d over the two
 //               innermost dims), COMPLEX_ABS (complex64 -> float32)
 #ifndef QFORGE_RUNTIME_KERNELS_SPECTRAL_H_

@@ -5,8 +5,10 @@
 // and randomized checks within 1 LSB of the real-valued result.
 #include <cmath>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/options.h"
 #include "tests/runtime/kernels/integer_test_util.h"
@@ -364,8 +366,24 @@ TEST(IntegerElementwiseTest, DequantizeInt8) {
 // --------------------------------------------------------- CONCATENATION
 
 TEST(IntegerElementwiseTest, ConcatenationRequantizesDifferingInputs) {
-  // Input 0 shares the output's quantization and is copied: {1, 2}.
-  // Input 1 at scale 0.5 zp 10: {14, 6} = {2, -2} -> output scale 1: {2, -2}.
+  // uint8, the type TFLite's ConcatenationWithScaling serves.
+  // Input 0 shares the output's quantization (1, 10) and is copied: {11, 12}.
+  // Input 1 at scale 0.5 zp 10: {14, 6} = {2, -2} -> output: {12, 8}.
+  OpModel m;
+  const int a = QInput(m, DT::kUInt8, {1, 2}, 1.0f, 10);
+  const int b = QInput(m, DT::kUInt8, {1, 2}, 0.5f, 10);
+  const int y = QOutput(m, DT::kUInt8, {1, 4}, 1.0f, 10);
+  ir::ConcatenationOptions o;
+  o.axis = -1;
+  m.Op(ir::OpKind::kConcatenation, {a, b}, {y}, o);
+  EXPECT_EQ(RunValues<uint8_t>(m, {MakeTensor<uint8_t>({1, 2}, {11, 12}),
+                                   MakeTensor<uint8_t>({1, 2}, {14, 6})}),
+            (std::vector<uint8_t>{11, 12, 12, 8}));
+}
+
+TEST(IntegerElementwiseTest, Int8ConcatenationWithDifferingInputsIsRefused) {
+  // TFLite's concatenation.cc Prepare requires int8/int16 inputs quantized
+  // exactly like the output; qforge refuses the form LiteRT would.
   OpModel m;
   const int a = QInput(m, DT::kInt8, {1, 2}, 1.0f, 0);
   const int b = QInput(m, DT::kInt8, {1, 2}, 0.5f, 10);
@@ -373,9 +391,12 @@ TEST(IntegerElementwiseTest, ConcatenationRequantizesDifferingInputs) {
   ir::ConcatenationOptions o;
   o.axis = -1;
   m.Op(ir::OpKind::kConcatenation, {a, b}, {y}, o);
-  EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 2}, {1, 2}),
-                                  MakeTensor<int8_t>({1, 2}, {14, 6})}),
-            (std::vector<int8_t>{1, 2, 2, -2}));
+  const auto out = m.Run(
+      {MakeTensor<int8_t>({1, 2}, {1, 2}), MakeTensor<int8_t>({1, 2}, {14, 6})},
+      1);
+  ASSERT_FALSE(out.ok());
+  EXPECT_THAT(std::string(out.status().message()),
+              ::testing::HasSubstr("LiteRT refuses this form: CONCATENATION"));
 }
 
 TEST(IntegerElementwiseTest, ConcatenationInt16Axis0) {

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// Runs the cases of tests/tools/op_property_cases.cc in LiteRT: every model
+// qforge's quantizer wrote must load and run, and its integer outputs must be
+// within --tol LSB (default 1) of `qforge run`'s. Cases qforge's own
+// interpreter refused are run too: LiteRT refusing or aborting on them as
+// well is agreement (the rule is real), LiteRT running them is counted as
+// "qforge stricter" (and listed with --verbose).
+//
+//   node op_property_litert.mjs CASE_DIR [--tol 1] [--verbose] [--json OUT]
+//
+// Prints one summary line per op and a total; exit 1 when any case qforge
+// accepted fails in LiteRT (load error, abort, > tol LSB, shape/type
+// mismatch), 0 otherwise.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ModelRunner } from './lib/pool.mjs';
+import { readNpy } from './lib/npy.mjs';
+
+const USAGE = 'usage: node op_property_litert.mjs CASE_DIR [--tol 1] [--verbose] [--json OUT]';
+const args = process.argv.slice(2);
+let dir = null, tol = 1, verbose = false, jsonOut = null;
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  if (a === '--tol') tol = Number(args[++i]);
+  else if (a === '--verbose') verbose = true;
+  else if (a === '--json') jsonOut = args[++i];
+  else if (!dir && !a.startsWith('-')) dir = a;
+  else { process.stderr.write(`${USAGE}\n`); process.exit(2); }
+}
+if (!dir || !(tol >= 0)) { process.stderr.write(`${USAGE}\n`); process.exit(2); }
+
+const TYPED = { int8: Int8Array, uint8: Uint8Array, int16: Int16Array, int32: Int32Array, float32: Float32Array };
+const view = (dtype, bytes) => {
+  const C = TYPED[dtype];
+  if (!C) throw new Error(`unexpected output type ${dtype}`);
+  return new C(bytes.buffer, bytes.byteOffset, bytes.byteLength / C.BYTES_PER_ELEMENT);
+};
+
+function inputsOf(id) {
+  const list = [];
+  for (let k = 0; ; k++) {
+    const f = path.join(dir, `${id}_in_${k}.npy`);
+    if (!fs.existsSync(f)) break;
+    const a = readNpy(f);
+    list.push({ dtype: a.dtype, shape: a.shape, bytes: a.bytes });
+  }
+  return list;
+}
+
+function compare(id, outputs) {
+  let maxDiff = 0;
+  for (let k = 0; k < outputs.length; k++) {
+    const f = path.join(dir, `${id}_out_${k}.npy`);
+    if (!fs.existsSync(f)) return { ok: false, why: `qforge wrote no output ${k}` };
+    const mine = readNpy(f);
+    const theirs = outputs[k];
+    if (mine.dtype !== theirs.dtype || mine.bytes.byteLength !== theirs.bytes.byteLength) {
+      return { ok: false, why: `output ${k}: qforge ${mine.dtype}[${mine.shape}] vs LiteRT ${theirs.dtype}[${theirs.shape}]` };
+    }
+    const x = view(mine.dtype, mine.bytes), y = view(theirs.dtype, theirs.bytes);
+    const isFloat = mine.dtype === 'float32';
+    for (let i = 0; i < x.length; i++) {
+      let d = Math.abs(Number(x[i]) - Number(y[i]));
+      if (isFloat) d = Number.isNaN(d) ? (Number.isNaN(x[i]) && Number.isNaN(y[i]) ? 0 : Infinity) : d / Math.max(1, Math.abs(y[i])) / 1e-5;
+      if (d > maxDiff) maxDiff = d;
+    }
+  }
+  return maxDiff <= tol ? { ok: true, maxDiff } : { ok: false, why: `differs by ${maxDiff} LSB`, maxDiff };
+}
+
+const lines = fs.readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const runner = new ModelRunner({ timeoutMs: 30000 });
+const perOp = new Map();
+const failures = [];
+const stricter = [];
+let accepted = 0, refused = 0, refusedAgreed = 0;
+for (const c of lines) {
+  const row = perOp.get(c.op) ?? { ok: 0, failed: 0, refused: 0, stricter: 0 };
+  perOp.set(c.op, row);
+  const model = path.join(dir, `${c.case}.tflite`);
+  const inputs = inputsOf(c.case);
+  if (c.status !== 'ok') {
+    refused++;
+    row.refused++;
+    if (!fs.existsSync(model)) { refusedAgreed++; continue; }
+    const r = await runner.run({ model, runtime: 'litert', inputs });
+    if (r.ok) { row.stricter++; stricter.push({ ...c, litert: 'ran' }); } else refusedAgreed++;
+    continue;
+  }
+  accepted++;
+  const r = await runner.run({ model, runtime: 'litert', inputs });
+  let verdict;
+  if (!r.ok) verdict = { ok: false, why: `LiteRT ${r.kind}: ${String(r.error).slice(0, 200)}` };
+  else verdict = compare(c.case, r.outputs);
+  if (verdict.ok) row.ok++;
+  else { row.failed++; failures.push({ ...c, why: verdict.why }); }
+}
+await runner.close();
+
+for (const [op, r] of [...perOp].sort()) {
+  process.stdout.write(`${op.padEnd(24)} ok ${String(r.ok).padStart(4)}  failed ${String(r.failed).padStart(3)}  refused by qforge ${String(r.refused).padStart(3)} (LiteRT runs ${r.stricter})\n`);
+}
+for (const f of failures) {
+  process.stdout.write(`FAIL ${f.case} ${f.op} ${f.scheme}: ${f.why}; ranges ${JSON.stringify(f.ranges)}; kept float ${JSON.stringify(f.kept_float)}\n`);
+}
+if (verbose) {
+  for (const s of stricter) process.stdout.write(`stricter ${s.case} ${s.op}: ${s.detail}\n`);
+}
+const summary = { cases: lines.length, accepted, passed: accepted - failures.length, failed: failures.length, refused_by_qforge: refused, refused_litert_agrees: refusedAgreed, refused_litert_runs: stricter.length };
+process.stdout.write(`${JSON.stringify(summary)}\n`);
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ summary, failures, stricter }, null, 1));
+process.stdout.write(`${summary.passed} passed, ${summary.failed} failed\n`);
+process.exit(failures.length ? 1 : 0);
