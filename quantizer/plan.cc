@@ -95,6 +95,8 @@ class Planner {
     return it != stats_.end() && !it->second->empty();
   }
   calibration::Range StatsRange(int32_t t) const {
+    auto it = repaired_.find(t);
+    if (it != repaired_.end()) return it->second;
     return calibration::ComputeRange(*stats_.at(t), options_.range);
   }
   // "" when the calibrated range of `t` can become a scale, else why not.
@@ -134,11 +136,15 @@ class Planner {
   std::vector<Precision> requested_;
   std::vector<std::string> requested_reason_;
   Override input_range_, output_range_;  // (op, index) -> range
+  // Tensors whose range a repair replaced (a clamped mask's sum): their
+  // consumers see the repaired range, not the sentinel.
+  std::map<int32_t, calibration::Range> repaired_;
   std::vector<std::vector<std::string>> range_notes_;
   std::map<int32_t, ActParams> available_;
 };
 
 std::string Planner::InsaneRange(int32_t t) const {
+  if (repaired_.count(t)) return "";
   const calibration::TensorStats& s = *stats_.at(t);
   if (s.pos_inf > 0 || s.neg_inf > 0) {
     return absl::StrCat("calibrated values of '", T(t).name,
@@ -259,8 +265,10 @@ bool Planner::ClampMask(size_t i, OpPlan& op) {
     // Only where the calibrated mask reaches well below what is needed.
     if (!(ms.min < lo) || !std::isfinite(lo)) continue;
     input_range_[{static_cast<int>(i), m}] = {lo, hi};
-    output_range_[{static_cast<int>(i), 0}] = {static_cast<float>(x.min + lo),
-                                               static_cast<float>(x.max + hi)};
+    const calibration::Range sum{static_cast<float>(x.min + lo),
+                                 static_cast<float>(x.max + hi)};
+    output_range_[{static_cast<int>(i), 0}] = sum;
+    repaired_[out] = sum;
     op.notes.push_back(absl::StrCat(
         "mask '", T(mask).name, "' range [", Short(ms.min), ", ", Short(hi),
         "] clamped to [", Short(lo), ", ", Short(hi),

@@ -37,6 +37,23 @@ void RatioOverflow(Findings& f, float ratio, const char* what,
 
 }  // namespace
 
+// TFLite's QuantizedReluX, QuantizeLeakyRelu and PRELU shift (x - zp) left by
+// the multiplier's exponent in int32 before the fixed-point multiply
+// (MultiplyByQuantizedMultiplier): |x - zp| reaches 255 (int8) or 65535
+// (int16), so an exponent past 23 (int8) or 15 (int16) wraps. Measured:
+// an int8 LEAKY_RELU at input/output scale 2.6e8 (exponent 28) was 255 LSB
+// off in LiteRT.
+void WrapRules(Findings& f, const TensorForm& in, float identity,
+               float negative, const char* op) {
+  const int limit = IsInt16(in) ? 15 : 23;
+  if (MultiplierShift(identity) > limit ||
+      MultiplierShift(std::fabs(negative)) > limit) {
+    f.Unreliable(absl::StrCat("a ", op, " rescale is 2^", limit,
+                              " or more: (x - zero point) << shift wraps "
+                              "in int32"));
+  }
+}
+
 void ReluRules(Findings& f) {
   const OpForm& op = f.form();
   const Unary u = UnaryOf(op);
@@ -52,21 +69,12 @@ void ReluRules(Findings& f) {
   }
   // QuantizedReluX: the clamp bounds are zero_point + round(bound / scale)
   // cast to int32; beyond int32 they wrap and the clamp is garbage.
-  float lo = 0.0f, hi = std::numeric_limits<float>::infinity();
-  switch (op.kind) {
-    case ir::OpKind::kRelu6:
-      hi = 6.0f;
-      break;
-    case ir::OpKind::kReluN1To1:
-      lo = -1.0f;
-      hi = 1.0f;
-      break;
-    case ir::OpKind::kRelu0To1:
-      hi = 1.0f;
-      break;
-    default:
-      break;
-  }
+  const float inf = std::numeric_limits<float>::infinity();
+  const float lo = op.kind == ir::OpKind::kReluN1To1 ? -1.0f : 0.0f;
+  const float hi = op.kind == ir::OpKind::kRelu6       ? 6.0f
+                   : op.kind == ir::OpKind::kReluN1To1 ? 1.0f
+                   : op.kind == ir::OpKind::kRelu0To1  ? 1.0f
+                                                       : inf;
   constexpr float kLimit = 2147483648.0f;
   for (float b : {lo, hi}) {
     if (std::isinf(b)) continue;
@@ -77,10 +85,7 @@ void ReluRules(Findings& f) {
       break;
     }
   }
-  if (MultiplierShift(ratio) > 31) {
-    f.Unreliable(absl::StrCat("input / output scale ", Num(ratio),
-                              " is 2^31 or more: the rescale wraps"));
-  }
+  WrapRules(f, *u.in, ratio, ratio, op.op_name.c_str());
 }
 
 void LeakyReluRules(Findings& f) {
@@ -102,9 +107,7 @@ void LeakyReluRules(Findings& f) {
                 "activations.cc LeakyReluPrepare");
   RatioOverflow(f, negative, "input x alpha / output scale",
                 "activations.cc LeakyReluPrepare");
-  if (MultiplierShift(identity) > 31 || MultiplierShift(negative) > 31) {
-    f.Unreliable("a LEAKY_RELU rescale is 2^31 or more: it wraps");
-  }
+  WrapRules(f, *u.in, identity, negative, "LEAKY_RELU");
 }
 
 void PreluRules(Findings& f) {
@@ -119,9 +122,7 @@ void PreluRules(Findings& f) {
                 "activations.cc PreluPrepare");
   RatioOverflow(f, negative, "input x alpha / output scale",
                 "activations.cc PreluPrepare");
-  if (MultiplierShift(identity) > 31 || MultiplierShift(negative) > 31) {
-    f.Unreliable("a PRELU rescale is 2^31 or more: it wraps");
-  }
+  WrapRules(f, *u.in, identity, negative, "PRELU");
 }
 
 void HardSwishRules(Findings& f) {
@@ -168,6 +169,16 @@ void RsqrtRules(Findings& f) {
         absl::StrCat("sqrt(input scale) x output scale underflows to "
                      "0; TFLite's QuantizeMultiplier aborts "
                      "(elementwise.cc RsqrtPrepare)"));
+    return;
+  }
+  // int8: the kernel shifts the fixed-point reciprocal square root right
+  // by the multiplier's exponent minus 20 bits of headroom; past 2^50 there
+  // is none left. Measured: LiteRT fails such models too.
+  const double real = 1.0 / static_cast<double>(product);
+  if (!IsInt16(*u.in) && MultiplierShift(real) > 50) {
+    f.Refused(absl::StrCat("rescale 1 / (sqrt(input scale) x output scale) = ",
+                           Num(real), " is 2^50 or more (elementwise.cc "
+                           "RsqrtPrepare)"));
   }
 }
 
@@ -215,6 +226,20 @@ void SoftmaxRules(Findings& f) {
   // float (TF_LITE_ENSURE_NEAR with a 0.001 relative tolerance).
   // int8 -> int16 (TFLite Micro's form) has no fixed output parameters.
   if (u.in->type == ir::DataType::kInt8 && IsInt16(*u.out)) return;
+  if (IsInt16(*u.in)) {
+    // SoftmaxPrepare (int16): input scale x beta over the exp table's
+    // 10/65535 step, as a left-shifted fixed-point multiplier; past 2^30
+    // it wraps (qforge's kernel refuses it).
+    const float beta = ir::OptionsOr<ir::SoftmaxOptions>(f.form().options).beta;
+    const double real =
+        static_cast<double>(u.in->scale() * beta) / (10.0 / 65535.0);
+    if (MultiplierShift(real) > 30) {
+      f.Unreliable(absl::StrCat("int16 input scale ", Num(u.in->scale()),
+                                " x beta ", Num(beta),
+                                " puts the input rescale at 2^30 or more: "
+                                "it wraps (activations.cc SoftmaxPrepare)"));
+    }
+  }
   const bool int16 = IsInt16(*u.out);
   const float want = int16 ? 1.0f / 32768 : 1.0f / 256;
   const int64_t want_zp = int16 ? 0 : -128;

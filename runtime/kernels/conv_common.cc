@@ -50,13 +50,15 @@ absl::Status ComputeWindow(const OpContext& ctx, ir::Padding padding,
 absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
                              ActRange* range) {
   switch (act) {
+    // Unbounded sides are infinite, as in LiteRT's XNNPACK path (TFLite's
+    // reference kernels clamp to +/-FLT_MAX instead): an overflow stays inf.
     case ir::Activation::kNone:
-      range->lo = std::numeric_limits<float>::lowest();
-      range->hi = std::numeric_limits<float>::max();
+      range->lo = -std::numeric_limits<float>::infinity();
+      range->hi = std::numeric_limits<float>::infinity();
       return absl::OkStatus();
     case ir::Activation::kRelu:
       range->lo = 0.0f;
-      range->hi = std::numeric_limits<float>::max();
+      range->hi = std::numeric_limits<float>::infinity();
       return absl::OkStatus();
     case ir::Activation::kReluN1To1:
       range->lo = -1.0f;

@@ -162,12 +162,16 @@ absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
   const int32_t qmax = TypeMax(out_type);
   auto quantize = [&](float x, int32_t* q) -> absl::Status {
     const float r = std::round(x / out.scale);
-    if (!(r >= static_cast<float>(std::numeric_limits<int32_t>::min()) &&
-          r <= static_cast<float>(std::numeric_limits<int32_t>::max()))) {
+    if (std::isnan(r)) {
       return ctx.Error(absl::StrCat("fused activation bound ", x,
-                                    " overflows at output scale ", out.scale));
+                                    " is NaN at output scale ", out.scale));
     }
-    *q = out.zero_point + static_cast<int32_t>(r);
+    // A bound beyond int32 saturates, as XNNPACK's float clamp does; the
+    // forms where TFLite's own kernels would wrap instead are refused
+    // before this runs (runtime/legality.cc, ActivationBoundsFit).
+    constexpr float kLimit = 1073741824.0f;  // 2^30: zp + r stays in int32
+    *q = out.zero_point +
+         static_cast<int32_t>(std::max(-kLimit, std::min(kLimit, r)));
     return absl::OkStatus();
   };
   int32_t lo = 0, hi = 0;

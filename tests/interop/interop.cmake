@@ -28,3 +28,18 @@ add_test(NAME interop_int_vs_litert
                  ${CMAKE_SOURCE_DIR}/testdata $<TARGET_FILE:qforge_make_inputs>)
 set_tests_properties(interop_int_vs_litert PROPERTIES
                      LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# Legality property test (docs/legality.md): random single-op models across
+# extreme calibration ranges, quantized by qforge, must run in LiteRT within
+# 1 LSB of qforge's interpreter. 300 cases per scheme by default; the long
+# sweep runs 5000 per scheme with another seed.
+add_test(NAME interop_op_property
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/op_property_litert.sh
+                 $<TARGET_FILE:op_property_cases> 300 1)
+set_tests_properties(interop_op_property PROPERTIES
+                     LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME long_op_property
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/op_property_litert.sh
+                 $<TARGET_FILE:op_property_cases> 5000 2)
+set_tests_properties(long_op_property PROPERTIES
+                     LABELS "interop;long" SKIP_RETURN_CODE 77 TIMEOUT 3600)

@@ -20,6 +20,7 @@
 // written at all.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -186,6 +187,12 @@ void Binary(Gen& g, Case& c, ir::OpKind kind, ir::Options options) {
          {y}, std::move(options));
 }
 
+// Conv inputs {x, w} or {x, w, b}.
+std::vector<int32_t> Operands(int x, int w, int b) {
+  if (b < 0) return {x, w};
+  return {x, w, b};
+}
+
 void Conv(Gen& g, Case& c, bool depthwise) {
   const int h = g.I(1, 6), w = g.I(1, 6), ci = g.I(1, 4);
   const int kh = g.I(1, 3), kw = g.I(1, 3);
@@ -203,17 +210,22 @@ void Conv(Gen& g, Case& c, bool depthwise) {
     o.stride_w = o.stride_h = 1;
     o.depth_multiplier = mult;
     o.activation = Act(g);
-    c.m.Op(ir::OpKind::kDepthwiseConv2D, {x, wt, b},
+    // No bias: two inputs. LiteRT's float kernels refuse a -1 bias
+    // ("optional but was expected"), so a conv kept float would fail.
+    c.m.Op(ir::OpKind::kDepthwiseConv2D, Operands(x, wt, b),
            {Out(c.m, {1, oh, ow, co})}, o);
   } else {
     const int co = g.I(1, 5);
     const int wt = Const(g, c.m, {co, kh, kw, ci});
-    const int b = g.P(0.8) ? Const(g, c.m, {co}) : -1;
+    // LiteRT's float CONV_2D requires a bias (conv.cc: has_bias), and a
+    // conv kept float stays float.
+    const int b = Const(g, c.m, {co});
     ir::Conv2DOptions o;
     o.padding = pad;
     o.stride_w = o.stride_h = 1;
     o.activation = Act(g);
-    c.m.Op(ir::OpKind::kConv2D, {x, wt, b}, {Out(c.m, {1, oh, ow, co})}, o);
+    c.m.Op(ir::OpKind::kConv2D, Operands(x, wt, b), {Out(c.m, {1, oh, ow, co})},
+           o);
   }
 }
 
@@ -564,6 +576,13 @@ int main(int argc, char** argv) {
       quantizer::ParseScheme(scheme_name);
   if (dir.empty() || !scheme.ok() || cases < 1) {
     std::fprintf(stderr, "op_property_cases: bad arguments\n");
+    return 1;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "op_property_cases: %s: %s\n", dir.c_str(),
+                 ec.message().c_str());
     return 1;
   }
   const std::vector<OpRow> rows = Rows();
