@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // qforge calibrate MODEL --data SPEC -o STATS [--shard K/N] [--threads N]
+#include <cstdio>
 #include <memory>
 
 #include "absl/strings/numbers.h"
@@ -11,6 +12,7 @@
 #include "calibration/calibrate.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
+#include "cmd/float_region.h"
 #include "cmd/progress.h"
 #include "formats/tflite_reader.h"
 
@@ -58,6 +60,10 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
     return absl::Status(
         stats.status().code(),
         absl::StrCat(args.model, ": ", stats.status().message()));
+  }
+  if (!flags.quiet) {
+    for (const std::string& note : UncalibratedNotes(model))
+      std::fprintf(stderr, "calibrate: %s\n", note.c_str());
   }
   const std::string inputs[] = {args.model};
   return WriteFileAtomic(args.output, calibration::SerializeStats(*stats),

@@ -12,6 +12,7 @@
 #include "calibration/range.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
+#include "cmd/float_region.h"
 #include "cmd/progress.h"
 #include "cmd/report_output.h"
 #include "formats/tflite_reader.h"
@@ -98,6 +99,10 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
                           absl::StrCat(args.model, ": ", s.status().message()));
     }
     stats = std::move(*s);
+    if (!flags.quiet) {
+      for (const std::string& note : UncalibratedNotes(model))
+        std::fprintf(stderr, "calibrate: %s\n", note.c_str());
+    }
   } else if (needs_stats) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--scheme ", args.scheme, " needs --stats STATS or --data SPEC"));
@@ -151,7 +156,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
                  result->kept_float.size());
     for (const quantizer::KeptFloat& k : result->kept_float) {
       std::fprintf(stderr, "  float: op %d %s: %s\n", k.op_index,
-                   k.op_name.c_str(), k.reason.c_str());
+                   k.op_name.c_str(), ExplainKeptFloat(model, k).c_str());
     }
     std::fprintf(stderr, "  size: %zu -> %zu bytes (%.1f%%)\n", bytes.size(),
                  out.size(),

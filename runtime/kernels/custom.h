@@ -9,9 +9,19 @@
 #ifndef QFORGE_RUNTIME_KERNELS_CUSTOM_H_
 #define QFORGE_RUNTIME_KERNELS_CUSTOM_H_
 
+#include <string>
+
+#include "absl/strings/string_view.h"
 #include "runtime/kernel.h"
 
 namespace qforge::runtime {
+
+// Where a custom op qforge runs comes from, for summaries of models that
+// keep it: "" for TFLite's own (TFLite_Detection_PostProcess), else which
+// op resolver a runtime needs, e.g. "MediaPipe custom op: float only; the
+// runtime needs MediaPipe's op resolver (LiteRT's XNNPACK delegate also
+// runs it)".
+std::string CustomOpRuntimeNote(absl::string_view custom_code);
 
 // SSD box decoding + non-max suppression (fast or regular), as TFLite's
 // kernels/detection_postprocess.cc; options from the op's flexbuffer map.

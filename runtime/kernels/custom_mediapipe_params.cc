@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "runtime/kernels/custom.h"
 
 namespace qforge::runtime::mediapipe {
 namespace {
@@ -89,3 +90,36 @@ absl::Status ExpectVersion1Or2(const OpContext& ctx) {
 }
 
 }  // namespace qforge::runtime::mediapipe
+
+namespace qforge::runtime {
+
+std::string CustomOpRuntimeNote(absl::string_view custom_code) {
+  // MediaPipe registers these in its op resolver
+  // (mediapipe/util/tflite/cpu_op_resolver.cc); LiteRT's XNNPACK delegate
+  // takes the first three in float (xnnpack_delegate.cc,
+  // VisitMediaPipe*Node), so LiteRT loads models with them when XNNPACK is
+  // on.
+  struct Row {
+    const char* code;
+    bool xnnpack;
+  };
+  static constexpr Row kRows[] = {
+      {"Convolution2DTransposeBias", true},
+      {"MaxPoolingWithArgmax2D", true},
+      {"MaxUnpooling2D", true},
+      {"TransformTensorBilinear", false},
+      {"TransformLandmarks", false},
+      {"Landmarks2TransformMatrix", false},
+  };
+  for (const Row& row : kRows) {
+    if (custom_code != row.code) continue;
+    return row.xnnpack
+               ? "MediaPipe custom op, float only: runs in LiteRT's XNNPACK "
+                 "delegate or with MediaPipe's op resolver"
+               : "MediaPipe custom op, float only: the runtime needs "
+                 "MediaPipe's op resolver (LiteRT has no kernel)";
+  }
+  return "";
+}
+
+}  // namespace qforge::runtime
