@@ -49,7 +49,8 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
   }
   ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ReadFileBytes(args.model));
   ASSIGN_OR_RETURN(ir::Model model, formats::ParseTflite(bytes, args.model));
-  ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
+  ASSIGN_OR_RETURN(formats::SampleSource data,
+                   OpenData(args.data, model, flags.quiet));
   Progress progress("calibrate", flags.quiet);
   options.progress = [&progress](int64_t done, int64_t total) {
     progress.Update(done, total);

@@ -86,7 +86,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
           ": covers only shards of the data; merge all shards first"));
     }
   } else if (!args.data.specs.empty() && needs_stats) {
-    ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
+    ASSIGN_OR_RETURN(formats::SampleSource data,
+                     OpenData(args.data, model, flags.quiet));
     calibration::CalibrateOptions co;
     co.threads = args.threads;
     co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
@@ -142,6 +143,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     run.quant_label = args.output;
     run.threads = args.threads;
     run.quiet = flags.quiet;
+    run.data_notes = !(needs_stats && args.stats.empty());  // said once
     ASSIGN_OR_RETURN(report::Report r,
                      MakeReport(model, written, args.data, run));
     const std::string report_inputs[] = {args.model, args.stats, args.output};
