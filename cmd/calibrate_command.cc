@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // qforge calibrate MODEL --data SPEC -o STATS [--shard K/N] [--threads N]
+#include <cstdio>
 #include <memory>
 
 #include "absl/strings/numbers.h"
@@ -11,6 +12,7 @@
 #include "calibration/calibrate.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
+#include "cmd/float_region.h"
 #include "cmd/progress.h"
 #include "formats/tflite_reader.h"
 
@@ -47,7 +49,8 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
   }
   ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ReadFileBytes(args.model));
   ASSIGN_OR_RETURN(ir::Model model, formats::ParseTflite(bytes, args.model));
-  ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
+  ASSIGN_OR_RETURN(formats::SampleSource data,
+                   OpenData(args.data, model, flags.quiet));
   Progress progress("calibrate", flags.quiet);
   options.progress = [&progress](int64_t done, int64_t total) {
     progress.Update(done, total);
@@ -58,6 +61,10 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
     return absl::Status(
         stats.status().code(),
         absl::StrCat(args.model, ": ", stats.status().message()));
+  }
+  if (!flags.quiet) {
+    for (const std::string& note : UncalibratedNotes(model))
+      std::fprintf(stderr, "calibrate: %s\n", note.c_str());
   }
   const std::string inputs[] = {args.model};
   return WriteFileAtomic(args.output, calibration::SerializeStats(*stats),

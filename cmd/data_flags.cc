@@ -1,6 +1,10 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "cmd/data_flags.h"
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -11,7 +15,11 @@ void AddDataFlags(CLI::App* app, DataFlags& flags, bool required) {
   auto* data = app->add_option(
       "--data", flags.specs,
       "Sample data: FILE.npy|.npz|.bin|.txt list|DIR|GLOB|.wav, or "
-      "NAME=SPEC per input (repeatable)");
+      "NAME=SPEC per input (repeatable). Arrays: the input's shape S is one "
+      "sample (an exact match wins: [4,4] for a [4,4] input is one sample); "
+      "[N, ...S] is N samples; with a batch dim (S = [1 or -1, ...R]), "
+      "[N, ...R] is N samples and R one. A -1 batch is always split: "
+      "[A, ...R] is A samples of batch 1. wav: see --window.");
   if (required) data->required();
   app->add_option("--resize", flags.resize, "Resize images to HxW");
   app->add_option("--mean", flags.mean, "Image mean (one value or per channel)")
@@ -26,6 +34,15 @@ void AddDataFlags(CLI::App* app, DataFlags& flags, bool required) {
       ->check(CLI::IsMember({"nhwc", "nchw"}));
   app->add_option("--sample-rate", flags.sample_rate,
                   "Sample rate .wav files must have (0: any)");
+  app->add_option("--window", flags.window,
+                  "wav: samples per window (default: the input's length; "
+                  "for an input with a dynamic dim, sets that dim)")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--hop", flags.hop,
+                  "wav: samples from one window's start to the next "
+                  "(default: the window); what is left after the last "
+                  "whole window is dropped, with a note")
+      ->check(CLI::PositiveNumber);
 }
 
 std::vector<formats::InputDesc> InputDescs(const ir::Model& model) {
@@ -51,7 +68,8 @@ std::vector<formats::InputDesc> InputDescs(const ir::Model& model) {
 }
 
 absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
-                                               const ir::Model& model) {
+                                               const ir::Model& model,
+                                               bool quiet) {
   formats::LoadOptions options;
   if (!flags.resize.empty()) {
     std::vector<std::string> hw = absl::StrSplit(flags.resize, 'x');
@@ -73,7 +91,23 @@ absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
   options.image.layout = flags.layout == "nchw" ? formats::ImageOptions::kNchw
                                                 : formats::ImageOptions::kNhwc;
   options.sample_rate = flags.sample_rate;
-  return formats::SampleSource::Open(flags.specs, InputDescs(model), options);
+  options.window = flags.window;
+  options.hop = flags.hop;
+  absl::StatusOr<formats::SampleSource> source =
+      formats::SampleSource::Open(flags.specs, InputDescs(model), options);
+  if (source.ok() && !quiet) {
+    // A folder of clips would print one line per file; a few say enough.
+    constexpr size_t kMaxNotes = 5;
+    const std::vector<std::string>& notes = source->notes();
+    for (size_t i = 0; i < notes.size() && i < kMaxNotes; ++i) {
+      std::fprintf(stderr, "data: %s\n", notes[i].c_str());
+    }
+    if (notes.size() > kMaxNotes) {
+      std::fprintf(stderr, "data: ... and %zu more files like these\n",
+                   notes.size() - kMaxNotes);
+    }
+  }
+  return source;
 }
 
 }  // namespace qforge::cmd

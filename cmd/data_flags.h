@@ -23,17 +23,21 @@ struct DataFlags {
   std::string color = "rgb";
   std::string layout = "nhwc";
   int sample_rate = 16000;
+  int64_t window = 0, hop = 0;  // wav windows; 0: defaults
 };
 
 // Adds --data (required when `required`), --resize, --mean, --std,
-// --scale, --color, --layout, --sample-rate.
+// --scale, --color, --layout, --sample-rate, --window, --hop.
 void AddDataFlags(CLI::App* app, DataFlags& flags, bool required);
 
 // The model's entry-subgraph inputs as the data layer sees them.
 std::vector<formats::InputDesc> InputDescs(const ir::Model& model);
 
+// Prints the data layer's notes (audio left after the last window) to
+// stderr unless `quiet`.
 absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
-                                               const ir::Model& model);
+                                               const ir::Model& model,
+                                               bool quiet);
 
 }  // namespace qforge::cmd
 

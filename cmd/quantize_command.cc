@@ -12,6 +12,7 @@
 #include "calibration/range.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
+#include "cmd/float_region.h"
 #include "cmd/progress.h"
 #include "cmd/report_output.h"
 #include "formats/tflite_reader.h"
@@ -85,7 +86,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
           ": covers only shards of the data; merge all shards first"));
     }
   } else if (!args.data.specs.empty() && needs_stats) {
-    ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
+    ASSIGN_OR_RETURN(formats::SampleSource data,
+                     OpenData(args.data, model, flags.quiet));
     calibration::CalibrateOptions co;
     co.threads = args.threads;
     co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
@@ -98,6 +100,10 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
                           absl::StrCat(args.model, ": ", s.status().message()));
     }
     stats = std::move(*s);
+    if (!flags.quiet) {
+      for (const std::string& note : UncalibratedNotes(model))
+        std::fprintf(stderr, "calibrate: %s\n", note.c_str());
+    }
   } else if (needs_stats) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--scheme ", args.scheme, " needs --stats STATS or --data SPEC"));
@@ -137,6 +143,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     run.quant_label = args.output;
     run.threads = args.threads;
     run.quiet = flags.quiet;
+    run.data_notes = !(needs_stats && args.stats.empty());  // said once
     ASSIGN_OR_RETURN(report::Report r,
                      MakeReport(model, written, args.data, run));
     const std::string report_inputs[] = {args.model, args.stats, args.output};
@@ -151,7 +158,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
                  result->kept_float.size());
     for (const quantizer::KeptFloat& k : result->kept_float) {
       std::fprintf(stderr, "  float: op %d %s: %s\n", k.op_index,
-                   k.op_name.c_str(), k.reason.c_str());
+                   k.op_name.c_str(), ExplainKeptFloat(model, k).c_str());
     }
     for (const quantizer::Repair& r : result->repairs) {
       std::fprintf(stderr, "  repaired: op %d %s: %s\n", r.op_index,

@@ -18,7 +18,8 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
                                           const ReportRun& run) {
   report::ReportOptions options;
   options.threads = run.threads;
-  absl::StatusOr<formats::SampleSource> source = OpenData(data, float_model);
+  absl::StatusOr<formats::SampleSource> source =
+      OpenData(data, float_model, run.quiet || !run.data_notes);
   if (!source.ok()) {
     bool integer_inputs = false;
     if (!quant_model.subgraphs.empty()) {
@@ -28,7 +29,8 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
       }
     }
     if (!integer_inputs) return source.status();
-    absl::StatusOr<formats::SampleSource> q = OpenData(data, quant_model);
+    absl::StatusOr<formats::SampleSource> q =
+        OpenData(data, quant_model, run.quiet || !run.data_notes);
     if (!q.ok()) return source.status();  // the float model's complaint
     source = std::move(q);
     options.data_for_quant_model = true;

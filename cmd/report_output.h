@@ -19,6 +19,9 @@ struct ReportRun {
   std::string float_label, quant_label;  // as the report names the models
   int threads = 0;
   bool quiet = false;
+  // Print the data layer's notes (wav remainders); off when the caller
+  // opened the same data already and printed them.
+  bool data_notes = true;
 };
 
 // The data are opened for the float model; when that fails and the

@@ -2,7 +2,7 @@
 //
 // qforge run MODEL --data SPEC --output-dir DIR: runs the model on every
 // sample and writes DIR/output_K.npy (K = output index); several samples
-// are stacked along axis 0.
+// are stacked along axis 0. --save-inputs DIR2 writes the inputs fed.
 #include <filesystem>
 #include <memory>
 
@@ -27,14 +27,16 @@ struct RunArgs {
   int threads = 0;
 };
 
-// Stacks per-sample outputs: [1, ...] samples concatenate along axis 0,
-// others get a new leading axis.
+// Stacks per-sample tensors. Outputs: [1, ...] samples concatenate along
+// axis 0, others get a new leading axis. Saved inputs (`new_axis`) always
+// get a new axis, [N, ...one sample's shape], the form LiteRT's
+// run_model.mjs --samples and qforge's --data take back as N samples.
 absl::StatusOr<ir::HostTensor> Stack(const std::vector<ir::HostTensor>& parts,
-                                     int output) {
+                                     int output, bool new_axis = false) {
   const ir::HostTensor& first = parts[0];
   if (parts.size() == 1) return first;
   std::vector<int64_t> shape = first.shape();
-  const bool concat = !shape.empty() && shape[0] == 1;
+  const bool concat = !new_axis && !shape.empty() && shape[0] == 1;
   if (concat) {
     shape[0] = static_cast<int64_t>(parts.size());
   } else {
@@ -56,7 +58,8 @@ absl::StatusOr<ir::HostTensor> Stack(const std::vector<ir::HostTensor>& parts,
 
 absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   ASSIGN_OR_RETURN(ir::Model model, formats::ReadTfliteFile(args.model));
-  ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
+  ASSIGN_OR_RETURN(formats::SampleSource data,
+                   OpenData(args.data, model, flags.quiet));
   if (data.size() == 0) {
     return absl::InvalidArgumentError("the data set has no samples");
   }
@@ -96,7 +99,7 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
     std::filesystem::create_directories(args.save_inputs, ec);
     for (size_t k = 0; k < saved.size(); ++k) {
       ASSIGN_OR_RETURN(ir::HostTensor stacked,
-                       Stack(saved[k], static_cast<int>(k)));
+                       Stack(saved[k], static_cast<int>(k), /*new_axis=*/true));
       ASSIGN_OR_RETURN(std::vector<uint8_t> npy, formats::WriteNpy(stacked));
       RETURN_IF_ERROR(
           WriteFileAtomic(absl::StrCat(args.save_inputs, "/input_", k, ".npy"),
@@ -125,8 +128,10 @@ void RegisterRun(CLI::App& app, CommandContext& ctx) {
                   "Where to write output_K.npy")
       ->required();
   sub->add_option("--save-inputs", args->save_inputs,
-                  "Also write the input tensors used as DIR/input_K.npy "
-                  "(to feed another runtime the same data)");
+                  "Also write the input tensors used as DIR/input_K.npy: one "
+                  "sample as the input's shape, N samples as [N, ...shape] "
+                  "(LiteRT's run_model.mjs takes them as they are, with "
+                  "--samples for N)");
   sub->add_option("--threads", args->threads, "Threads (default: all cores)");
   sub->callback([args, &ctx]() { ctx.status = RunRun(*args, ctx.flags); });
 }

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "calibration/histogram.h"
+#include "report/class_output.h"
 #include "report/float_ops.h"
 #include "report/model_inputs.h"
 #include "report/report.h"
@@ -161,15 +162,6 @@ absl::StatusOr<std::vector<float>> OutputValues(const ir::HostTensor& out,
   ASSIGN_OR_RETURN(ir::HostTensor f, ConvertInput(out, desc, float_desc));
   absl::Span<const float> v = f.Flat<float>();
   return std::vector<float>(v.begin(), v.end());
-}
-
-// Classes along the only non-unit axis of one sample's output, or 0.
-int64_t ClassCount(const std::vector<int64_t>& shape) {
-  if (shape.empty()) return 0;
-  for (size_t d = 0; d + 1 < shape.size(); ++d) {
-    if (shape[d] != 1) return 0;
-  }
-  return shape.back() >= 2 ? shape.back() : 0;
 }
 
 int64_t ArgMax(const std::vector<float>& v) {
@@ -395,6 +387,10 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   std::vector<uint64_t> top1(num_outputs, 0), top5(num_outputs, 0),
       judged(num_outputs, 0);
   std::vector<int64_t> classes(num_outputs, -1);
+  std::vector<bool> scores_classes(num_outputs);
+  for (size_t j = 0; j < num_outputs; ++j) {
+    scores_classes[j] = ScoresClasses(fsg, static_cast<int>(j));
+  }
   std::mutex merge_mu;
   std::map<int64_t, Partial> pending;
   int64_t next_merge = 0;
@@ -470,7 +466,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
       }
       p.outputs[j].AddFloat(fv.data(), qv.data(),
                             static_cast<int64_t>(fv.size()), /*channels=*/0);
-      p.classes[j] = ClassCount(fo.shape());
+      p.classes[j] = scores_classes[j] ? ClassCount(fo.shape()) : 0;
       if (p.classes[j] > 0) {
         const int64_t c = ArgMax(fv);
         p.top1[j] = ArgMax(qv) == c ? 1 : 0;

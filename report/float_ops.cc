@@ -2,6 +2,7 @@
 #include "report/float_ops.h"
 
 #include "quantizer/op_quant_spec.h"
+#include "runtime/kernels/custom.h"
 #include "report/tensor_match.h"
 
 namespace qforge::report {
@@ -50,6 +51,10 @@ std::vector<FloatOp> FindFloatOps(const ir::Model& model) {
     f.reason = quantizer::GetOpQuantSpec(op.kind).has_value()
                    ? "has an integer form: excluded or failed"
                    : quantizer::NoIntegerFormReason(op.kind);
+    if (op.kind == ir::OpKind::kCustom) {
+      const std::string note = runtime::CustomOpRuntimeNote(op.custom_code);
+      if (!note.empty()) f.reason = note;
+    }
     out.push_back(std::move(f));
   }
   return out;

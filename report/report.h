@@ -55,9 +55,10 @@ struct OutputReport {
   std::string name;
   std::string dtype;  // of the quantized model's output
   Metrics metrics;
-  // Classifier outputs (one sample holds a single class axis of >= 2
-  // values): how often the quantized model's top-1 class equals the float
-  // model's, and how often the float top-1 is among the quantized top 5
+  // Classifier outputs (made by SOFTMAX / LOG_SOFTMAX or named "logit...",
+  // and one sample holds a single class axis of >= 2 values; see
+  // class_output.h): how often the quantized model's top-1 class equals the
+  // float model's, and how often the float top-1 is among the quantized top 5
   // (only with more than 5 classes).
   bool classifier = false;
   int64_t classes = 0;

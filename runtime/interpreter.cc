@@ -18,6 +18,7 @@
 #include "runtime/kernels/control_flow.h"
 #include "runtime/legality.h"
 #include "runtime/memory_plan.h"
+#include "runtime/unrunnable.h"
 
 namespace qforge::runtime {
 namespace {
@@ -58,6 +59,7 @@ struct OpSlot {
   bool prepared = false;
   bool shape_depends_on_data = false;
   bool folded = false;
+  bool skipped = false;  // skip_unrunnable: no kernel, or downstream of one
 };
 
 enum class Storage : uint8_t {
@@ -66,6 +68,7 @@ enum class Storage : uint8_t {
   kFolded,      // computed once at creation
   kVariable,    // persistent, reset each run
   kInput,       // entry-subgraph input, copied in
+  kSkipped,     // produced by a skipped op: never computed
 };
 
 struct SubgraphExec {
@@ -76,6 +79,7 @@ struct SubgraphExec {
   std::vector<Storage> storage;
   std::vector<AlignedBuffer> owned;  // per tensor heap storage
   std::vector<OpSlot> ops;
+  std::vector<SkippedOp> skipped;        // skip_unrunnable
   std::vector<int> first_def, last_use;  // op indices; -1 = before op 0
   // Memory plan for activations.
   AlignedBuffer arena;
@@ -177,19 +181,10 @@ void Interpreter::Impl::MarkReachable(int index) {
   if (exec.reachable) return;
   exec.reachable = true;
   for (const ir::Operator& op : exec.sg->operators) {
-    if (const auto* w = std::get_if<ir::WhileOptions>(&op.options)) {
-      MarkReachable(w->cond_subgraph);
-      MarkReachable(w->body_subgraph);
-    } else if (const auto* f = std::get_if<ir::IfOptions>(&op.options)) {
-      MarkReachable(f->then_subgraph);
-      MarkReachable(f->else_subgraph);
-    } else if (const auto* c = std::get_if<ir::CallOnceOptions>(&op.options)) {
-      MarkReachable(c->init_subgraph);
-    } else if (op.kind == ir::OpKind::kStablehloComposite) {
-      const std::optional<int32_t> d = CompositeDecompositionSubgraph(op);
+    for (int callee : CalledSubgraphs(op)) {
       // Out-of-range indices fail in the kernel's prepare.
-      if (d.has_value() && *d >= 0 && static_cast<size_t>(*d) < execs_.size())
-        MarkReachable(*d);
+      if (callee >= 0 && static_cast<size_t>(callee) < execs_.size())
+        MarkReachable(callee);
     }
   }
 }
@@ -212,7 +207,9 @@ absl::Status Interpreter::Impl::Init() {
   for (SubgraphExec& exec : execs_) {
     if (exec.reachable) RETURN_IF_ERROR(FoldConstants(exec));
   }
-  samples_independent_ = SamplesAreIndependent(model_, options_.subgraph);
+  // Batch splitting copies every model output; skipped ones have no data.
+  samples_independent_ = entry().skipped.empty() &&
+                         SamplesAreIndependent(model_, options_.subgraph);
   return absl::OkStatus();
 }
 
@@ -251,12 +248,20 @@ absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
       exec.storage[in] = Storage::kInput;
   }
   exec.ops.resize(sg.operators.size());
+  if (options_.skip_unrunnable) {
+    exec.skipped = UnrunnableOps(model_, exec.index);
+    for (const SkippedOp& k : exec.skipped) {
+      exec.ops[static_cast<size_t>(k.op_index)].skipped = true;
+      for (int32_t out : sg.operators[static_cast<size_t>(k.op_index)].outputs)
+        exec.storage[out] = Storage::kSkipped;
+    }
+  }
   for (size_t i = 0; i < sg.operators.size(); ++i) {
     const ir::Operator& op = sg.operators[i];
     OpSlot& slot = exec.ops[i];
     slot.op = &op;
     slot.kernel = FindKernel(model_, sg, op);
-    if (slot.kernel == nullptr) {
+    if (slot.kernel == nullptr && !slot.skipped) {
       return absl::UnimplementedError(absl::StrCat(
           "subgraph ", exec.index, " op ", i, " (", op.DisplayName(),
           "): qforge has no kernel for this op"));
@@ -290,6 +295,7 @@ absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
 absl::Status Interpreter::Impl::FoldConstants(SubgraphExec& exec) {
   for (size_t i = 0; i < exec.ops.size(); ++i) {
     const ir::Operator& op = *exec.ops[i].op;
+    if (exec.ops[i].skipped) continue;
     // Control flow and variables run subgraphs or touch state.
     if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kNeverFolded)) continue;
     if (op.inputs.empty() || op.outputs.empty()) continue;
@@ -417,6 +423,9 @@ void Interpreter::Impl::ResetForRun(SubgraphExec& exec) {
         }
         break;
       }
+      case Storage::kSkipped:
+        rt.data = nullptr;
+        break;
       case Storage::kConstant:
       case Storage::kFolded:
       case Storage::kInput:
@@ -427,7 +436,7 @@ void Interpreter::Impl::ResetForRun(SubgraphExec& exec) {
 
 absl::Status Interpreter::Impl::RunOps(SubgraphExec& exec) {
   for (size_t i = 0; i < exec.ops.size(); ++i) {
-    if (exec.ops[i].folded) continue;
+    if (exec.ops[i].folded || exec.ops[i].skipped) continue;
     RETURN_IF_ERROR(RunOp(exec, static_cast<int>(i), /*folding=*/false));
   }
   if (!exec.plan_valid || exec.plan_dirty) Plan(exec);
@@ -764,5 +773,9 @@ ir::HostTensor Interpreter::OutputHost(int i) const {
 }
 
 size_t Interpreter::arena_bytes() const { return impl_->entry().arena_bytes; }
+
+const std::vector<SkippedOp>& Interpreter::skipped_ops() const {
+  return impl_->entry().skipped;
+}
 
 }  // namespace qforge::runtime

@@ -28,6 +28,7 @@
 #include "ir/host_tensor.h"
 #include "ir/model.h"
 #include "runtime/tensor.h"
+#include "runtime/unrunnable.h"
 
 namespace qforge::runtime {
 
@@ -36,6 +37,11 @@ class ThreadPool;
 struct InterpreterOptions {
   int threads = 0;   // <= 0: all cores
   int subgraph = 0;  // the entry subgraph
+  // Ops without a kernel, and every op downstream of one (unrunnable.h),
+  // are skipped instead of failing Create: runs compute the rest and
+  // leave the skipped ops' outputs unset (model outputs among them read as
+  // zeros). For calibration around ops qforge cannot run.
+  bool skip_unrunnable = false;
 };
 
 class TensorObserver {
@@ -79,6 +85,9 @@ class Interpreter {
 
   // Bytes of the activation arena of the entry subgraph (after a run).
   size_t arena_bytes() const;
+
+  // The entry subgraph's ops skipped (skip_unrunnable), in op order.
+  const std::vector<SkippedOp>& skipped_ops() const;
 
   class Impl;
 

@@ -74,6 +74,12 @@ void HashOptions(Fnv1a64& h, const LoadOptions& options) {
   h.UpdateU64(static_cast<uint64_t>(image.layout));
   h.UpdateU64(image.auto_resize);
   h.UpdateU64(static_cast<uint64_t>(options.sample_rate));
+  // Only when set, so data sets without windows keep the fingerprints
+  // stats files written before --window existed carry.
+  if (options.window != 0 || options.hop != 0) {
+    h.UpdateU64(static_cast<uint64_t>(options.window));
+    h.UpdateU64(static_cast<uint64_t>(options.hop));
+  }
 }
 
 }  // namespace
@@ -234,8 +240,18 @@ absl::Status SampleSource::AddFile(size_t input, const SampleFile& file,
       ASSIGN_OR_RETURN(
           const WavInfo info,
           ParseWav(bytes, file.path, WavOptions{options_.sample_rate}));
-      ASSIGN_OR_RETURN(const ArrayFit fit,
-                       FitFlat(info.num_samples, in, conversion, file.path));
+      int64_t dropped = 0;
+      ASSIGN_OR_RETURN(
+          const ArrayFit fit,
+          FitWindows(info.num_samples, in, options_.window, options_.hop,
+                     conversion, file.path, &dropped));
+      if (dropped > 0) {
+        notes_.push_back(absl::StrCat(
+            file.path, ": ", info.num_samples, " samples -> ", fit.count,
+            fit.count == 1 ? " window" : " windows", " of ",
+            fit.sample_elements, " (hop ", fit.stride_elements, "); the last ",
+            dropped, " samples are dropped"));
+      }
       AddArray(input, file.path, file.label, fit, info.data_offset, nullptr);
       return absl::OkStatus();
     }
@@ -277,8 +293,9 @@ void SampleSource::AddArray(
   seg.shape = fit.sample_shape;
   const int copy_size =
       static_cast<int>(ir::DenseByteSize(inputs_[input].type, 1).value_or(0));
-  seg.sample_bytes = static_cast<uint64_t>(fit.sample_elements) *
-                     SourceElementSize(fit.conversion, copy_size);
+  const uint64_t element_bytes = SourceElementSize(fit.conversion, copy_size);
+  seg.sample_bytes = static_cast<uint64_t>(fit.sample_elements) * element_bytes;
+  seg.stride_bytes = static_cast<uint64_t>(fit.stride_elements) * element_bytes;
   seg.memory = std::move(memory);
   plans_[input].segments.push_back(std::move(seg));
 }
@@ -327,7 +344,7 @@ absl::StatusOr<ir::HostTensor> SampleSource::Load(size_t input,
     return LoadImageTensor(bytes, in, options_.image, seg->path);
   }
   const uint64_t offset =
-      seg->offset + static_cast<uint64_t>(local) * seg->sample_bytes;
+      seg->offset + static_cast<uint64_t>(local) * seg->stride_bytes;
   std::vector<uint8_t> read;
   const uint8_t* src = nullptr;
   if (seg->memory != nullptr) {

@@ -36,6 +36,9 @@ class Fnv1a64;
 struct LoadOptions {
   ImageOptions image;
   int sample_rate = 16000;  // wav files must have it (--sample-rate); 0: any
+  // wav windows (--window, --hop; array_fit.h FitWindows): 0 = the input's
+  // length, and a hop of one window.
+  int64_t window = 0, hop = 0;
 };
 
 class SampleSource {
@@ -65,6 +68,10 @@ class SampleSource {
   // Independent of the folder the data sits in and of the machine.
   std::string Fingerprint() const { return fingerprint_; }
 
+  // Things the user should know about how the files became samples (audio
+  // left over after the last window), one line each, for stderr.
+  const std::vector<std::string>& notes() const { return notes_; }
+
  private:
   // A run of consecutive samples of one input from one file.
   struct Segment {
@@ -77,6 +84,7 @@ class SampleSource {
     // in `memory` if set (inflated .npz member), else in the file.
     uint64_t offset = 0;
     uint64_t sample_bytes = 0;
+    uint64_t stride_bytes = 0;  // from one sample to the next
     int64_t sample_elements = 0;
     Conversion conversion = Conversion::kCopy;
     std::vector<int64_t> shape;
@@ -110,6 +118,7 @@ class SampleSource {
   std::vector<InputPlan> plans_;
   int64_t size_ = 0;
   std::string fingerprint_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace qforge::formats

@@ -4,13 +4,8 @@
 // [O, KH, KW, C], input [N, H, W, C], optional bias [O]. Output
 // `output_shape`. As TFLite: the padding is the one a forward convolution
 // from the output size would use (SAME/VALID arithmetic on the output's
-// height and width, no dilation), and input pixel (y, x) spreads
-// input * filter over output (y * stride - pad + ky, x * stride - pad + kx);
-// then bias and the fused activation.
-//
-// Computed as a GEMM, col = input[N*H*W, C] x filter^T[C, KH*KW*O], then a
-// gather per output row (each output element sums the col entries that
-// land on it in a fixed order), so tasks never write the same element.
+// height and width, no dilation); the computation is the shared transposed
+// convolution (conv_transpose_core.h).
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -20,21 +15,17 @@
 #include "base/status_macros.h"
 #include "runtime/kernels/conv.h"
 #include "runtime/kernels/conv_internal.h"
+#include "runtime/kernels/conv_transpose_core.h"
 
 namespace qforge::runtime {
 namespace {
 
 struct TransposeConvState : KernelState {
-  int64_t batches = 0, in_h = 0, in_w = 0, in_c = 0;
-  int64_t out_h = 0, out_w = 0, out_c = 0, kh = 0, kw = 0;
-  int64_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
+  conv_internal::TransposeGeometry g;
+  conv_internal::TransposeConvCore core;
   ir::Padding padding = ir::Padding::kSame;
-  conv_internal::ActRange act;
-  conv_internal::GemmPlan plan;
-  std::vector<float> packed, col, zero_bias;
   bool weights_ready = false;
   bool shape_pending = false;  // output_shape only known in eval
-  int64_t rows_per_task = 1, tasks = 1;
 };
 
 // TFLite's padding for TRANSPOSE_CONV: that of a forward conv over the
@@ -59,40 +50,116 @@ absl::Status Configure(const OpContext& ctx, TransposeConvState* s,
                                     "' has a negative value ", v[i]));
     }
   }
-  if (v[0] != s->batches || v[3] != s->out_c) {
+  conv_internal::TransposeGeometry& g = s->g;
+  if (v[0] != g.batches || v[3] != g.out_c) {
     return ctx.Error(absl::StrCat(
         "output_shape '", shape.name(), "' is [", v[0], ",", v[1], ",", v[2],
-        ",", v[3], "]; its batch must be the input's (", s->batches,
-        ") and its depth the weights' output channels (", s->out_c, ")"));
+        ",", v[3], "]; its batch must be the input's (", g.batches,
+        ") and its depth the weights' output channels (", g.out_c, ")"));
   }
-  s->out_h = v[1];
-  s->out_w = v[2];
-  s->pad_h = TransposePad(s->padding, s->out_h, s->kh, s->stride_h);
-  s->pad_w = TransposePad(s->padding, s->out_w, s->kw, s->stride_w);
-  const int64_t rows = s->batches * s->out_h;
-  const int64_t row_work =
-      std::max<int64_t>(1, s->out_w * s->out_c * s->kh * s->kw);
-  constexpr int64_t kMinTaskWork = int64_t{1} << 18;
-  s->tasks = conv_internal::SplitWork(
-      rows, (kMinTaskWork + row_work - 1) / row_work, &s->rows_per_task);
+  g.out_h = v[1];
+  g.out_w = v[2];
+  g.pad_h = TransposePad(s->padding, g.out_h, g.kh, g.stride_h);
+  g.pad_w = TransposePad(s->padding, g.out_w, g.kw, g.stride_w);
+  s->core.PlanOutput(g);
   *out_shape = Dims{v[0], v[1], v[2], v[3]};
   return absl::OkStatus();
 }
 
-void PackWeights(TransposeConvState& s, const float* w) {
+}  // namespace
+
+namespace conv_internal {
+
+void TransposeConvCore::PlanGemm(const TransposeGeometry& g) {
+  g_ = g;
+  const int64_t m = g.batches * g.in_h * g.in_w;
+  const int64_t n = g.kh * g.kw * g.out_c;
+  plan_ = conv_internal::PlanGemm(m, n, g.in_c);
+  packed_.resize(static_cast<size_t>(PackedSize(g.in_c, n)));
+  col_.resize(static_cast<size_t>(m * n));
+  zero_bias_.assign(static_cast<size_t>(PaddedColumns(n)), 0.0f);
+}
+
+void TransposeConvCore::PlanOutput(const TransposeGeometry& g) {
+  g_ = g;
+  const int64_t rows = g.batches * g.out_h;
+  const int64_t row_work =
+      std::max<int64_t>(1, g.out_w * g.out_c * g.kh * g.kw);
+  constexpr int64_t kMinTaskWork = int64_t{1} << 18;
+  tasks_ = SplitWork(rows, (kMinTaskWork + row_work - 1) / row_work,
+                     &rows_per_task_);
+}
+
+void TransposeConvCore::PackWeights(const float* w) {
   // B[c][(ky * KW + kx) * O + o] = w[o][ky][kx][c].
-  const int64_t taps = s.kh * s.kw;
-  const int64_t c_count = s.in_c;
-  const int64_t o_count = s.out_c;
-  conv_internal::PackRhsFn(
+  const int64_t taps = g_.kh * g_.kw;
+  const int64_t c_count = g_.in_c;
+  const int64_t o_count = g_.out_c;
+  PackRhsFn(
       [&](int64_t c, int64_t j) {
         const int64_t tap = j / o_count, o = j % o_count;
         return w[(o * taps + tap) * c_count + c];
       },
-      s.in_c, taps * s.out_c, s.packed.data());
+      g_.in_c, taps * g_.out_c, packed_.data());
 }
 
-}  // namespace
+void TransposeConvCore::Run(ThreadPool& pool, const float* in,
+                            const float* bias, float* out) {
+  const TransposeGeometry& g = g_;
+  const int64_t n = g.kh * g.kw * g.out_c;
+  // col = input x filter^T (no bias, no clamp).
+  const ActRange none{-std::numeric_limits<float>::infinity(),
+                      std::numeric_limits<float>::infinity()};
+  auto a = [&](int64_t, int64_t row0, int64_t, float*,
+               int64_t* lda) -> const float* {
+    *lda = g.in_c;
+    return in + row0 * g.in_c;
+  };
+  auto pb = [&](int64_t) -> const float* { return packed_.data(); };
+  auto zb = [&](int64_t) -> const float* { return zero_bias_.data(); };
+  auto c = [&](int64_t) { return col_.data(); };
+  GemmOperands ops{a, false, pb, zb, c, n, none};
+  RunGemm(pool, plan_, 1, ops, nullptr);
+
+  // Gather: output (b, oy, ox) sums col[(b, iy, ix), (ky, kx), :] over the
+  // taps with oy = iy * stride - pad + ky (and likewise for x).
+  const int64_t rows = g.batches * g.out_h;
+  const int64_t oc = g.out_c;
+  auto task = [&](int64_t t) {
+    const int64_t r0 = t * rows_per_task_;
+    const int64_t r1 = std::min(rows, r0 + rows_per_task_);
+    for (int64_t row = r0; row < r1; ++row) {
+      const int64_t b = row / g.out_h, oy = row % g.out_h;
+      for (int64_t ox = 0; ox < g.out_w; ++ox) {
+        float* o = out + (row * g.out_w + ox) * oc;
+        std::fill(o, o + oc, 0.0f);
+        for (int64_t ky = 0; ky < g.kh; ++ky) {
+          const int64_t ny = oy + g.pad_h - ky;
+          if (ny < 0 || ny % g.stride_h != 0) continue;
+          const int64_t iy = ny / g.stride_h;
+          if (iy >= g.in_h) continue;
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            const int64_t nx = ox + g.pad_w - kx;
+            if (nx < 0 || nx % g.stride_w != 0) continue;
+            const int64_t ix = nx / g.stride_w;
+            if (ix >= g.in_w) continue;
+            const float* src = col_.data() +
+                               ((b * g.in_h + iy) * g.in_w + ix) * n +
+                               (ky * g.kw + kx) * oc;
+            for (int64_t j = 0; j < oc; ++j) o[j] += src[j];
+          }
+        }
+        for (int64_t j = 0; j < oc; ++j) {
+          const float v = bias != nullptr ? o[j] + bias[j] : o[j];
+          o[j] = Vec<1>::Clamp(v, g.act.lo, g.act.hi);
+        }
+      }
+    }
+  };
+  pool.ParallelFor(tasks_, task);
+}
+
+}  // namespace conv_internal
 
 absl::Status PrepareTransposeConv(OpContext& ctx) {
   const auto opts = ir::OptionsOr<ir::TransposeConvOptions>(ctx.op().options);
@@ -147,26 +214,21 @@ absl::Status PrepareTransposeConv(OpContext& ctx) {
     ctx.set_state(std::make_unique<TransposeConvState>());
     s = ctx.state<TransposeConvState>();
   }
-  s->batches = input.dim(0);
-  s->in_h = input.dim(1);
-  s->in_w = input.dim(2);
-  s->in_c = input.dim(3);
-  s->out_c = weights.dim(0);
-  s->kh = weights.dim(1);
-  s->kw = weights.dim(2);
-  s->stride_h = opts.stride_h;
-  s->stride_w = opts.stride_w;
+  conv_internal::TransposeGeometry& g = s->g;
+  g.batches = input.dim(0);
+  g.in_h = input.dim(1);
+  g.in_w = input.dim(2);
+  g.in_c = input.dim(3);
+  g.out_c = weights.dim(0);
+  g.kh = weights.dim(1);
+  g.kw = weights.dim(2);
+  g.stride_h = opts.stride_h;
+  g.stride_w = opts.stride_w;
+  g.act = act;
   s->padding = opts.padding;
-  s->act = act;
-  const int64_t m = s->batches * s->in_h * s->in_w;
-  const int64_t n = s->kh * s->kw * s->out_c;
-  s->plan = conv_internal::PlanGemm(m, n, s->in_c);
-  s->packed.resize(static_cast<size_t>(conv_internal::PackedSize(s->in_c, n)));
-  s->col.resize(static_cast<size_t>(m * n));
-  s->zero_bias.assign(static_cast<size_t>(conv_internal::PaddedColumns(n)),
-                      0.0f);
+  s->core.PlanGemm(g);
   s->weights_ready = weights.is_constant && weights.data != nullptr;
-  if (s->weights_ready) PackWeights(*s, weights.Data<float>());
+  if (s->weights_ready) s->core.PackWeights(weights.Data<float>());
 
   if (!shape->is_constant) ctx.SetShapeDependsOnData();
   s->shape_pending = !ctx.InputValueKnown(0);
@@ -186,63 +248,11 @@ absl::Status EvalTransposeConv(OpContext& ctx) {
   }
   RtTensor& output = *ctx.output(0);
   if (output.NumElements() == 0) return absl::OkStatus();
-  if (!s.weights_ready) PackWeights(s, ctx.input(1)->Data<float>());
-  const float* in = ctx.input(2)->Data<float>();
-  const RtTensor* bias_t = ctx.input(3);
-  const float* bias = bias_t != nullptr ? bias_t->Data<float>() : nullptr;
-  const int64_t n = s.kh * s.kw * s.out_c;
-
-  // col = input x filter^T (no bias, no clamp).
-  const conv_internal::ActRange none{-std::numeric_limits<float>::infinity(),
-                                     std::numeric_limits<float>::infinity()};
-  auto a = [&](int64_t, int64_t row0, int64_t, float*,
-               int64_t* lda) -> const float* {
-    *lda = s.in_c;
-    return in + row0 * s.in_c;
-  };
-  auto pb = [&](int64_t) -> const float* { return s.packed.data(); };
-  auto zb = [&](int64_t) -> const float* { return s.zero_bias.data(); };
-  auto c = [&](int64_t) { return s.col.data(); };
-  conv_internal::GemmOperands ops{a, false, pb, zb, c, n, none};
-  conv_internal::RunGemm(ctx.pool(), s.plan, 1, ops, nullptr);
-
-  // Gather: output (b, oy, ox) sums col[(b, iy, ix), (ky, kx), :] over the
-  // taps with oy = iy * stride - pad + ky (and likewise for x).
-  float* out = output.Data<float>();
-  const int64_t rows = s.batches * s.out_h;
-  const int64_t oc = s.out_c;
-  auto task = [&](int64_t t) {
-    const int64_t r0 = t * s.rows_per_task;
-    const int64_t r1 = std::min(rows, r0 + s.rows_per_task);
-    for (int64_t row = r0; row < r1; ++row) {
-      const int64_t b = row / s.out_h, oy = row % s.out_h;
-      for (int64_t ox = 0; ox < s.out_w; ++ox) {
-        float* o = out + (row * s.out_w + ox) * oc;
-        std::fill(o, o + oc, 0.0f);
-        for (int64_t ky = 0; ky < s.kh; ++ky) {
-          const int64_t ny = oy + s.pad_h - ky;
-          if (ny < 0 || ny % s.stride_h != 0) continue;
-          const int64_t iy = ny / s.stride_h;
-          if (iy >= s.in_h) continue;
-          for (int64_t kx = 0; kx < s.kw; ++kx) {
-            const int64_t nx = ox + s.pad_w - kx;
-            if (nx < 0 || nx % s.stride_w != 0) continue;
-            const int64_t ix = nx / s.stride_w;
-            if (ix >= s.in_w) continue;
-            const float* src = s.col.data() +
-                               ((b * s.in_h + iy) * s.in_w + ix) * n +
-                               (ky * s.kw + kx) * oc;
-            for (int64_t j = 0; j < oc; ++j) o[j] += src[j];
-          }
-        }
-        for (int64_t j = 0; j < oc; ++j) {
-          const float v = bias != nullptr ? o[j] + bias[j] : o[j];
-          o[j] = conv_internal::Vec<1>::Clamp(v, s.act.lo, s.act.hi);
-        }
-      }
-    }
-  };
-  ctx.pool().ParallelFor(s.tasks, task);
+  if (!s.weights_ready) s.core.PackWeights(ctx.input(1)->Data<float>());
+  const RtTensor* bias = ctx.input(3);
+  s.core.Run(ctx.pool(), ctx.input(2)->Data<float>(),
+             bias != nullptr ? bias->Data<float>() : nullptr,
+             output.Data<float>());
   return absl::OkStatus();
 }
 

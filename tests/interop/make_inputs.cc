@@ -45,7 +45,8 @@ struct Args {
 
 absl::Status MakeInputs(const Args& args) {
   ASSIGN_OR_RETURN(ir::Model model, formats::ReadTfliteFile(args.model));
-  ASSIGN_OR_RETURN(formats::SampleSource data, cmd::OpenData(args.data, model));
+  ASSIGN_OR_RETURN(formats::SampleSource data,
+                   cmd::OpenData(args.data, model, /*quiet=*/false));
   int64_t n = data.size();
   if (args.limit > 0 && args.limit < n) n = args.limit;
   if (n == 0) return absl::InvalidArgumentError("the data set has no samples");

@@ -15,9 +15,8 @@ model=$testdata/models/conv_fc_mnist.tflite
 data=("--data" "$testdata/mnist/*.png" "--scale" "0.003921569")
 "$qforge" run "$model" "${data[@]}" --output-dir "$work/float_qf" \
   --save-inputs "$work/in" -q || exit 1
-node "$here/expand_batch.mjs" "$work/in/input_0.npy" "$work/samples.npy" || exit 1
 node "$here/run_model.mjs" "$model" --runtime litert --samples \
-  --input "$work/samples.npy" --out-dir "$work/float" > /dev/null || exit 1
+  --input "$work/in/input_0.npy" --out-dir "$work/float" > /dev/null || exit 1
 "$qforge" calibrate "$model" "${data[@]}" -o "$work/stats.json" -q || exit 1
 fail=0
 # scheme, minimum SQNR (dB), minimum top-1 agreement. Measured when written:
@@ -29,7 +28,7 @@ while read -r scheme min_sqnr min_top1; do
     echo "FAIL $scheme: quantize failed"; fail=$((fail + 1)); continue
   fi
   if ! node "$here/run_model.mjs" "$q" --runtime litert --samples \
-       --input "$work/samples.npy" --out-dir "$work/$scheme" > "$work/$scheme.log"; then
+       --input "$work/in/input_0.npy" --out-dir "$work/$scheme" > "$work/$scheme.log"; then
     echo "FAIL $scheme: LiteRT cannot run it: $(head -c 400 "$work/$scheme.log")"
     fail=$((fail + 1)); continue
   fi

@@ -20,12 +20,11 @@ data=("--data" "$testdata/mnist/*.png" "--scale" "0.003921569")
 "$qforge" report "$model" "$work/q.tflite" "${data[@]}" -o "$work/report.json" -q || exit 1
 "$qforge" run "$model" "${data[@]}" --output-dir "$work/float_qf" \
   --save-inputs "$work/in" -q || exit 1
-node "$here/expand_batch.mjs" "$work/in/input_0.npy" "$work/samples.npy" || exit 1
 for m in float q; do
   path=$model
   [ "$m" = q ] && path=$work/q.tflite
   node "$here/run_model.mjs" "$path" --runtime litert --samples \
-    --input "$work/samples.npy" --out-dir "$work/$m" > "$work/$m.log" ||
+    --input "$work/in/input_0.npy" --out-dir "$work/$m" > "$work/$m.log" ||
     { echo "FAIL: LiteRT cannot run $path: $(head -c 400 "$work/$m.log")"; exit 1; }
 done
 litert=$(node "$here/metrics.mjs" "$work/float/output_0.npy" "$work/q/output_0.npy") || exit 1

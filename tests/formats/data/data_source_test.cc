@@ -116,8 +116,8 @@ TEST(SampleSourceTest, ShapeAndTypeMismatchMessages) {
   EXPECT_EQ(src.status().message(),
             absl::StrCat(dir,
                          "/x.npy: shape [3,8,8] does not fit input 'image' "
-                         "float32[1,8,8,3] (want [1,8,8,3], [N,8,8,3] or "
-                         "[8,8,3])"));
+                         "float32[1,8,8,3] (want [1,8,8,3], [N,8,8,3], "
+                         "[8,8,3] or [N,1,8,8,3])"));
   src = Open({TestdataPath("npy/i4.npy")},
              {Input("image", ir::DataType::kFloat32, {-1, 3})});
   ASSERT_FALSE(src.ok());
@@ -283,12 +283,44 @@ TEST(SampleSourceTest, WavWindowsAndTypes) {
   std::memcpy(&s4100, bytes.data() + 44 + 2 * 4100, 2);
   EXPECT_EQ(windows->Get(1).value()[0].Flat<int16_t>()[100], s4100);
 
-  EXPECT_EQ(Open({wav}, {Input("audio", ir::DataType::kFloat32, {1, 7000})})
+  EXPECT_TRUE(windows->notes().empty());  // 16000 = 4 * 4000
+
+  // 16000 = 2 * 7000 + 2000: two windows, the last 2000 samples dropped
+  // with a note.
+  absl::StatusOr<SampleSource> partial =
+      Open({wav}, {Input("audio", ir::DataType::kFloat32, {1, 7000})});
+  ASSERT_TRUE(partial.ok()) << partial.status();
+  EXPECT_EQ(partial->size(), 2);
+  EXPECT_THAT(partial->notes(),
+              ElementsAre(absl::StrCat(
+                  wav,
+                  ": 16000 samples -> 2 windows of 7000 (hop 7000); the "
+                  "last 2000 samples are dropped")));
+  int16_t s7100;
+  std::memcpy(&s7100, bytes.data() + 44 + 2 * 7100, 2);
+  EXPECT_EQ(partial->Get(1).value()[0].Flat<float>()[100], s7100 / 32768.0f);
+
+  // Overlapping windows (--window 4000 --hop 1000 for a dynamic length):
+  // starts 0, 1000, ..., 12000, (16000-4000)/1000+1 = 13 windows.
+  LoadOptions overlap;
+  overlap.window = 4000;
+  overlap.hop = 1000;
+  absl::StatusOr<SampleSource> hops =
+      Open({wav}, {Input("audio", ir::DataType::kInt16, {1, -1})}, overlap);
+  ASSERT_TRUE(hops.ok()) << hops.status();
+  ASSERT_EQ(hops->size(), 13);
+  EXPECT_TRUE(hops->notes().empty());
+  const ir::HostTensor w3 = hops->Get(3).value()[0];
+  EXPECT_EQ(w3.shape(), (std::vector<int64_t>{1, 4000}));
+  int16_t s3100;
+  std::memcpy(&s3100, bytes.data() + 44 + 2 * 3100, 2);
+  EXPECT_EQ(w3.Flat<int16_t>()[100], s3100);
+  EXPECT_EQ(Open({wav}, {Input("audio", ir::DataType::kFloat32, {1, 20000})})
                 .status()
                 .message(),
             absl::StrCat(wav,
-                         ": 16000 values is not a positive multiple of input "
-                         "'audio' float32[1,7000] (7000 values per sample)"));
+                         ": 16000 values is less than one window of 20000 "
+                         "for input 'audio' float32[1,20000]"));
   LoadOptions eight_k;
   eight_k.sample_rate = 8000;
   EXPECT_EQ(
@@ -408,6 +440,9 @@ TEST(SampleSourceTest, FingerprintIsStable) {
   LoadOptions options;
   options.image.mean = {1};
   EXPECT_NE(Open({a + "/set"}, in, options)->Fingerprint(), fa);
+  LoadOptions hop;
+  hop.hop = 3;
+  EXPECT_NE(Open({a + "/set"}, in, hop)->Fingerprint(), fa);
   EXPECT_NE(Open({"x=" + a + "/set"}, in)->Fingerprint(), fa);
   EXPECT_NE(Open({a + "/set/x.npy", a + "/set/y.npy"}, in)->Fingerprint(), fa);
 
