@@ -43,3 +43,11 @@ add_test(NAME long_op_property
                  $<TARGET_FILE:op_property_cases> 5000 2)
 set_tests_properties(long_op_property PROPERTIES
                      LABELS "interop;long" SKIP_RETURN_CODE 77 TIMEOUT 3600)
+
+# The legality issue's patterns (masked attention, log(x*x + eps)): int8 and
+# int16x8 models qforge writes run in LiteRT at >= 20 dB.
+add_test(NAME interop_patterns_litert
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pattern_litert.sh
+                 $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/testdata)
+set_tests_properties(interop_patterns_litert PROPERTIES
+                     LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)

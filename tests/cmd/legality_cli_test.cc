@@ -1,0 +1,74 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// `qforge run` refuses a quantized model LiteRT would refuse, with exit 2
+// and one line naming the op and the rule (docs/legality.md).
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "formats/data/npy.h"
+#include "formats/tflite_writer.h"
+#include "gtest/gtest.h"
+#include "ir/options.h"
+#include "tests/support/op_model.h"
+#include "tests/support/test_paths.h"
+
+namespace qforge {
+namespace {
+
+using testing::OpModel;
+using testing::QforgeBinary;
+using testing::RunCommand;
+
+void SetQuant(OpModel& m, int t, float scale, int64_t zp) {
+  ir::Quantization q;
+  q.scale = {scale};
+  q.zero_point = {zp};
+  m.tensor(t).quantization = q;
+}
+
+void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(bytes.data()),
+          static_cast<std::streamsize>(bytes.size()));
+}
+
+// The masked-attention ADD an earlier qforge wrote (issue 10): scores at
+// scale 0.1 plus a mask calibrated down to float lowest(), both int8, the
+// output at the mask's scale 1.33e36. Hand derivation of the rule: the
+// input/output ratio 0.1 / 1.33e36 is far outside XNNPACK's [2^-10, 2^8),
+// so TFLite's add.cc prepares it, computing 2^20 x 1.33e36 = 1.4e42 in
+// float: inf, and QuantizeMultiplier aborts.
+TEST(LegalityCliTest, RunRefusesAFormLiteRtAbortsOn) {
+  OpModel m;
+  const int a = m.Input(ir::DataType::kInt8, {1, 4});
+  const int b = m.Input(ir::DataType::kInt8, {1, 4});
+  const int y = m.Output(ir::DataType::kInt8, {1, 4});
+  SetQuant(m, a, 0.1f, 0);
+  SetQuant(m, b, 1.33e36f, 127);
+  SetQuant(m, y, 1.33e36f, 127);
+  m.tensor(a).name = "scores";
+  m.tensor(b).name = "mask";
+  m.tensor(y).name = "masked";
+  m.Op(ir::OpKind::kAdd, {a, b}, {y}, ir::AddSubOptions{});
+  const std::string dir = testing::MakeTempDir();
+  const auto bytes = formats::SerializeTflite(m.model());
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  WriteBytes(dir + "/m.tflite", *bytes);
+  const ir::HostTensor x(ir::DataType::kInt8, {1, 4});
+  const auto npy = formats::WriteNpy(x);
+  ASSERT_TRUE(npy.ok()) << npy.status();
+  WriteBytes(dir + "/x.npy", *npy);
+  const testing::CommandResult r = RunCommand(
+      QforgeBinary() + " run " + dir + "/m.tflite --data scores=" + dir +
+      "/x.npy --data mask=" + dir + "/x.npy --output-dir " + dir + "/out");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("op 0 (ADD): LiteRT refuses this form: ADD: 2^20 x "
+                       "output scale 1.33e+36 overflows float"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;  // one line
+}
+
+}  // namespace
+}  // namespace qforge
