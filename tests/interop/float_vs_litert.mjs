@@ -7,8 +7,14 @@
 //
 //   node float_vs_litert.mjs --qforge BIN [--corpus DIR] [--make-inputs BIN]
 //        [--samples 2] [--seed 1] [--tol 1e-4] [--timeout 120] [--jobs 1]
-//        [--filter REGEX] [--json FILE] [--keep DIR] [--strict] [MODEL.tflite ...]
+//        [--filter REGEX] [--json FILE] [--keep DIR] [--strict]
+//        [--quantize int8,int16x8,dynamic,float16] [MODEL.tflite ...]
 //
+// --quantize: also quantizes every model both runtimes ran, calibrated on
+// the same inputs, with each scheme, and runs each written model in LiteRT
+// on them: a model qforge writes that LiteRT cannot load or run fails the
+// model (docs/legality.md). Exit 3 from quantize (an unsupported model) is
+// noted, not failed.
 // Models: the ones given, else every models/**/*.tflite of the corpus.
 // Inputs (float_cases.mjs): the real data that fits the model per the corpus
 // README, made into tensors by qforge_make_inputs (the code `qforge run
@@ -31,14 +37,15 @@ import { parseModel } from './lib/tflite.mjs';
 import { runtimeLabel } from './lib/engines.mjs';
 import { FloatRunner } from './lib/float_runner.mjs';
 import { buildInputs, InputError } from './lib/float_inputs.mjs';
-import { runQforge } from './lib/qforge_run.mjs';
+import { runQforge, bindingNames } from './lib/qforge_run.mjs';
+import { runProgram } from './lib/float_inputs.mjs';
 import { compareOutput, compareFloats, floatValues } from './lib/float_compare.mjs';
 import { recipeFor } from './float_cases.mjs';
 import { summarize } from './lib/float_report.mjs';
 import { snapshot } from './lib/snapshot.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const USAGE = 'usage: node float_vs_litert.mjs --qforge BIN [--corpus DIR] [--make-inputs BIN] [--samples 2] [--seed 1] [--tol 1e-4] [--timeout 120] [--jobs 1] [--filter REGEX] [--json FILE] [--keep DIR] [--strict] [MODEL.tflite ...]';
+const USAGE = 'usage: node float_vs_litert.mjs --qforge BIN [--corpus DIR] [--make-inputs BIN] [--samples 2] [--seed 1] [--tol 1e-4] [--timeout 120] [--jobs 1] [--filter REGEX] [--json FILE] [--keep DIR] [--strict] [--quantize SCHEMES] [MODEL.tflite ...]';
 
 function usage(msg) {
   process.stderr.write(`float_vs_litert: ${msg}\n${USAGE}\n`);
@@ -62,6 +69,7 @@ function parseArgs(argv) {
     else if (k === '--json') a.json = value();
     else if (k === '--keep') a.keep = value();
     else if (k === '--strict') a.strict = true;
+    else if (k === '--quantize') a.quantize = value().split(',').filter(Boolean);
     else if (k === '--help' || k === '-h') { process.stdout.write(USAGE + '\n'); process.exit(0); }
     else if (k.startsWith('-')) usage(`unexpected argument ${k}`);
     else a.models.push(k);
@@ -153,6 +161,31 @@ function compareModel(fb, lit, qf, inputs, tol) {
   return { status, worst, problems, ties, passthrough: passthrough.size ? [...passthrough] : undefined, elements };
 }
 
+// Quantizes `m` with each scheme of --quantize on the inputs qforge was fed
+// (workDir/qforge_0), runs each written model in LiteRT on the same inputs.
+// Records out.quantized = [{ scheme, result }]; returns why the model fails,
+// or null.
+async function quantizeAndRun(m, fb, runner, runtime, inputs, a, workDir, out) {
+  const dir = path.join(workDir, 'qforge_0');
+  const names = inputs.length > 1 ? bindingNames(inputs) : [''];
+  const data = inputs.flatMap((_, k) => ['--data', names.length > 1 ? `${names[k]}=${path.join(dir, `input_${k}.npy`)}` : path.join(dir, `input_${k}.npy`)]);
+  out.quantized = [];
+  for (const scheme of a.quantize) {
+    const q = path.join(workDir, `q_${scheme}.tflite`);
+    const r = await runProgram(a.qforge, ['quantize', m.path, ...data, '--scheme', scheme, '-o', q, '-q'], a.timeout * 1000);
+    if (r.code !== 0) {
+      const line = r.stderr.trim().split('\n').pop() ?? '';
+      out.quantized.push({ scheme, result: `not written (exit ${r.code}): ${line.slice(0, 160)}` });
+      if (r.code === 3) continue;
+      return `quantize ${scheme}: exit ${r.code}${r.signal ? ` (${r.signal})` : ''}: ${line}`;
+    }
+    const lit = await runner.runInputs(q, runtime, inputs);
+    if (!lit.ok) return `the ${scheme} model qforge wrote fails in LiteRT: ${lit.kind}: ${String(lit.error).slice(0, 300)}`;
+    out.quantized.push({ scheme, result: 'runs in LiteRT' });
+  }
+  return null;
+}
+
 async function checkModel(m, runner, a, work) {
   const out = { model: m.rel, status: null, reason: null };
   let fb;
@@ -202,6 +235,10 @@ async function checkModel(m, runner, a, work) {
     const how = qf.timedOut ? `timed out after ${a.timeout} s` : qf.signal ? `died of ${qf.signal}` : `exit ${qf.code}`;
     return { ...out, status: 'error', reason: `qforge ${how}: ${qf.message}` };
   }
+  if (a.quantize) {
+    const problem = await quantizeAndRun(m, fb, runner, runtime, made.inputs, a, workDir, out);
+    if (problem) return { ...out, status: 'error', reason: problem };
+  }
   const result = { ...out, ...compareModel(fb, lit, qf, made.inputs, a.tol) };
   if (result.status === 'ok' && result.elements === 0) {
     return { ...result, status: 'skipped', group: 'outputs empty (nothing to compare)', reason: 'every output is empty on these inputs: give the model a recipe in float_cases.mjs' };
@@ -249,6 +286,7 @@ function line(r) {
     for (const p of r.problems ?? []) text += `\n           output ${p.output} '${p.name}' sample ${p.sample}: ${p.what}`;
     if (r.passthrough) text += `\n           output${r.passthrough.length > 1 ? 's' : ''} ${r.passthrough.map((n) => `'${n}'`).join(', ')} = model input${r.passthrough.length > 1 ? 's' : ''}: compared with the input fed (LiteRT.js leaves such outputs unwritten)`;
     if (r.spread_note) text += `\n           ${r.spread_note}`;
+    for (const q of r.quantized ?? []) text += `\n           ${q.scheme}: ${q.result}`;
   } else {
     text += `  ${r.reason}`;
   }

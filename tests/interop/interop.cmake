@@ -51,3 +51,14 @@ add_test(NAME interop_patterns_litert
                  $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/testdata)
 set_tests_properties(interop_patterns_litert PROPERTIES
                      LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# Every model qforge writes runs in LiteRT (docs/legality.md): every corpus
+# model both runtimes run, quantized with each scheme on the same inputs,
+# then run in LiteRT. Long: about half an hour on 2 cores.
+add_test(NAME long_quantize_sweep
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/float_vs_litert.sh
+                 $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/../shared/corpus
+                 $<TARGET_FILE:qforge_make_inputs> --samples 1
+                 --quantize int8,int16x8,dynamic,float16)
+set_tests_properties(long_quantize_sweep PROPERTIES
+                     LABELS "interop;long" SKIP_RETURN_CODE 77 TIMEOUT 5400)
