@@ -30,7 +30,15 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
   std::vector<int64_t> samples;
   for (int64_t i = options.shard_index; i < data.size();
        i += options.shard_count) {
+    if (options.holdout_every > 1 &&
+        i % options.holdout_every == options.holdout_every - 1) {
+      continue;
+    }
     samples.push_back(i);
+  }
+  if (samples.empty()) {
+    return absl::InvalidArgumentError(
+        "no sample left to calibrate on after the check set");
   }
   int threads =
       options.threads > 0

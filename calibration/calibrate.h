@@ -21,6 +21,9 @@ inline constexpr int kDefaultHistogramStride = 31;
 struct CalibrateOptions {
   int threads = 0;  // <= 0: all cores; samples run in parallel
   int shard_index = 0, shard_count = 1;  // samples i with i % count == index
+  // > 1: samples i with i % holdout_every == holdout_every - 1 are a check
+  // set (quantize --target-sqnr) and are not calibrated on.
+  int holdout_every = 0;
   // Prime: no aliasing with power-of-2 channels. 31 keeps the statistics
   // overhead near 12% of inference (7: ~23%) with no measurable change in
   // the ranges chosen from it (README, Performance).

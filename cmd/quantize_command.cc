@@ -1,11 +1,14 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // qforge quantize MODEL (--stats STATS | --data SPEC) -o OUT [options]
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/exit_codes.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
 #include "calibration/calibrate.h"
@@ -13,11 +16,13 @@
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
 #include "cmd/float_region.h"
+#include "cmd/precision_search.h"
 #include "cmd/progress.h"
 #include "cmd/report_output.h"
 #include "formats/tflite_reader.h"
 #include "formats/tflite_writer.h"
 #include "quantizer/quantize.h"
+#include "quantizer/recipe.h"
 #include "report/render.h"
 
 namespace qforge::cmd {
@@ -29,10 +34,14 @@ struct QuantizeArgs {
   DataFlags data;
   std::string output;
   std::string method;  // "": mse on exact histograms, else minmax
-  std::string scheme = "int8";
+  std::string scheme;  // "": the recipe's, else int8
   std::string input_type = "float32";
   std::string output_type = "float32";
-  std::vector<std::string> exclude;
+  std::vector<std::string> exclude;  // --exclude-op and --float-op
+  std::vector<std::string> int8_ops, int16_ops;
+  std::string recipe, save_recipe;
+  double target_sqnr = std::numeric_limits<double>::quiet_NaN();
+  int target_steps = 32;
   bool strict = false;
   bool fc_per_tensor = false;
   int threads = 0;
@@ -54,8 +63,50 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     return absl::InvalidArgumentError(
         "--report needs --data (the report runs on those samples)");
   }
+  const bool target = !std::isnan(args.target_sqnr);
+  if (target && (args.data.specs.empty() || !args.stats.empty())) {
+    return absl::InvalidArgumentError(
+        "--target-sqnr needs --data (it calibrates on part of the samples "
+        "and checks on the rest), not --stats");
+  }
+  if (target && args.target_steps < 0) {
+    return absl::InvalidArgumentError("--target-steps must be >= 0");
+  }
   quantizer::QuantizeOptions options;
-  ASSIGN_OR_RETURN(options.scheme, quantizer::ParseScheme(args.scheme));
+  std::string scheme = args.scheme;
+  if (!args.recipe.empty()) {
+    ASSIGN_OR_RETURN(std::vector<uint8_t> text, ReadFileBytes(args.recipe));
+    ASSIGN_OR_RETURN(
+        quantizer::Recipe recipe,
+        quantizer::ParseRecipe(
+            std::string_view(reinterpret_cast<const char*>(text.data()),
+                             text.size()),
+            args.recipe));
+    if (recipe.scheme.has_value()) {
+      if (!scheme.empty() && scheme != *recipe.scheme) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--scheme ", scheme, " contradicts ", args.recipe,
+                         "'s scheme ", *recipe.scheme));
+      }
+      scheme = *recipe.scheme;
+    }
+    options.rules = std::move(recipe.rules);
+  }
+  if (scheme.empty()) scheme = "int8";
+  for (const std::string& s : args.int8_ops) {
+    options.rules.push_back({s, "int8", "--int8-op"});
+  }
+  for (const std::string& s : args.int16_ops) {
+    options.rules.push_back({s, "int16", "--int16-op"});
+  }
+  ASSIGN_OR_RETURN(options.scheme, quantizer::ParseScheme(scheme));
+  const bool mixed = !options.rules.empty();
+  if (mixed && options.scheme != quantizer::Scheme::kInt8 &&
+      options.scheme != quantizer::Scheme::kInt16x8) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--recipe/--int8-op/--int16-op need scheme int8 or int16x8, not ",
+        scheme));
+  }
   ASSIGN_OR_RETURN(options.input_type,
                    ParseIoType("--input-type", args.input_type));
   ASSIGN_OR_RETURN(options.output_type,
@@ -71,6 +122,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   const bool needs_stats = options.scheme == quantizer::Scheme::kInt8 ||
                            options.scheme == quantizer::Scheme::kInt16x8;
   std::optional<calibration::StatsFile> stats;
+  std::optional<formats::SampleSource> data;
+  std::vector<int64_t> check;  // --target-sqnr's check set
   if (!args.stats.empty()) {
     ASSIGN_OR_RETURN(stats, calibration::ReadStatsFile(args.stats));
     const std::string hash = calibration::HashBytes(bytes.data(), bytes.size());
@@ -86,15 +139,29 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
           ": covers only shards of the data; merge all shards first"));
     }
   } else if (!args.data.specs.empty() && needs_stats) {
-    ASSIGN_OR_RETURN(formats::SampleSource data,
-                     OpenData(args.data, model, flags.quiet));
+    ASSIGN_OR_RETURN(data, OpenData(args.data, model, flags.quiet));
     calibration::CalibrateOptions co;
+    if (target) {
+      // Every 4th sample (3, 7, 11, ...) is the check set; fewer than 4
+      // samples leave none out, and the check set is the calibration set.
+      if (data->size() >= 4) {
+        co.holdout_every = 4;
+        for (int64_t i = 3; i < data->size(); i += 4) check.push_back(i);
+      } else {
+        for (int64_t i = 0; i < data->size(); ++i) check.push_back(i);
+        if (!flags.quiet) {
+          std::fprintf(stderr,
+                       "target-sqnr: fewer than 4 samples: checking on the "
+                       "calibration samples\n");
+        }
+      }
+    }
     co.threads = args.threads;
     co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
     Progress progress("calibrate", flags.quiet);
     co.progress = [&progress](int64_t d, int64_t t) { progress.Update(d, t); };
     absl::StatusOr<calibration::StatsFile> s =
-        calibration::Calibrate(model, bytes, data, co);
+        calibration::Calibrate(model, bytes, *data, co);
     if (!s.ok()) {
       return absl::Status(s.status().code(),
                           absl::StrCat(args.model, ": ", s.status().message()));
@@ -106,7 +173,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     }
   } else if (needs_stats) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--scheme ", args.scheme, " needs --stats STATS or --data SPEC"));
+        "--scheme ", scheme, " needs --stats STATS or --data SPEC"));
   }
   // The default range method: MSE-optimal clipping when the histograms hold
   // every value (--data, or qforge calibrate --histogram-stride 1); minmax
@@ -120,8 +187,41 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   ASSIGN_OR_RETURN(options.range, calibration::ParseRangeMethod(method));
   if (options.scheme == quantizer::Scheme::kInt16x8)
     options.range.num_bits = 16;
-  absl::StatusOr<quantizer::QuantizeResult> result =
-      quantizer::Quantize(model, stats ? &*stats : nullptr, options);
+  std::vector<std::string> search_steps;
+  absl::StatusOr<quantizer::QuantizeResult> result;
+  if (target && stats.has_value() && data.has_value()) {
+    SearchOptions so;
+    so.target_db = args.target_sqnr;
+    so.max_steps = args.target_steps;
+    so.threads = args.threads;
+    so.quiet = flags.quiet;
+    absl::StatusOr<SearchOutcome> found =
+        SearchPrecision(model, *stats, *data, check, options, so);
+    if (!found.ok()) {
+      return absl::Status(
+          found.status().code(),
+          absl::StrCat(args.model, ": ", found.status().message()));
+    }
+    if (!found->met) {
+      return AccuracyBoundError(absl::StrFormat(
+          "%s: --target-sqnr %.2f dB not met: the best plan found reaches "
+          "%.2f dB on the %zu check samples after raising %zu ops; nothing "
+          "written",
+          args.model, args.target_sqnr, found->check_db, check.size(),
+          found->steps.size()));
+    }
+    if (!flags.quiet) {
+      std::fprintf(stderr,
+                   "target-sqnr: %.2f dB >= %.2f on %zu check samples (every "
+                   "4th: 3, 7, ...) after raising %zu ops\n",
+                   found->check_db, args.target_sqnr, check.size(),
+                   found->steps.size());
+    }
+    search_steps = found->steps;
+    result = std::move(found->result);
+  } else {
+    result = quantizer::Quantize(model, stats ? &*stats : nullptr, options);
+  }
   if (!result.ok()) {
     return absl::Status(
         result.status().code(),
@@ -134,6 +234,20 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   const std::string inputs[] = {args.model, args.stats};
   RETURN_IF_ERROR(
       WriteFileAtomic(args.output, absl::Span<const uint8_t>(out), inputs));
+  if (!args.save_recipe.empty()) {
+    if (result->op_choices.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--save-recipe: scheme ", scheme, " has no per-op precision"));
+    }
+    const std::string json = quantizer::RecipeJson(scheme, result->op_choices);
+    const std::string recipe_inputs[] = {args.model, args.stats, args.output,
+                                         args.recipe};
+    RETURN_IF_ERROR(WriteFileAtomic(
+        args.save_recipe,
+        absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(json.data()),
+                                  json.size()),
+        recipe_inputs));
+  }
   if (!args.report.empty()) {
     // The model as written (unused tensors dropped), on the calibration
     // data.
@@ -154,7 +268,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   if (!flags.quiet) {
     std::fprintf(stderr,
                  "quantize (%s, %s): %d ops quantized, %zu kept float\n",
-                 args.scheme.c_str(), method.c_str(), result->ops_quantized,
+                 scheme.c_str(), method.c_str(), result->ops_quantized,
                  result->kept_float.size());
     for (const quantizer::KeptFloat& k : result->kept_float) {
       std::fprintf(stderr, "  float: op %d %s: %s\n", k.op_index,
@@ -186,13 +300,32 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "Range method: minmax|percentile:P|kl|mse (default: mse "
                   "when the histograms are exact, else minmax)");
   sub->add_option("--scheme", args->scheme,
-                  "int8|int16x8|dynamic|float16 (default int8)");
+                  "int8|int16x8|dynamic|float16 (default: the recipe's, "
+                  "else int8)");
   sub->add_option("--input-type", args->input_type, "float32|int8|uint8|int16");
   sub->add_option("--output-type", args->output_type,
                   "float32|int8|uint8|int16");
   sub->add_option(
-      "--exclude-op", args->exclude,
+      "--exclude-op,--float-op", args->exclude,
       "Keep ops float: op index, op type, output tensor name, re:REGEX");
+  sub->add_option("--int16-op", args->int16_ops,
+                  "Run these ops in int16x8 (same selectors as --float-op); "
+                  "QUANTIZE ops convert at int8/int16 borders");
+  sub->add_option("--int8-op", args->int8_ops,
+                  "Run these ops in int8 (e.g. inside --scheme int16x8)");
+  sub->add_option("--recipe", args->recipe,
+                  "Per-op precision rules (JSON, docs/recipe.md), applied "
+                  "before --int8-op, --int16-op, --float-op");
+  sub->add_option("--target-sqnr", args->target_sqnr,
+                  "Find the cheapest per-op precision whose worst output "
+                  "SQNR reaches DB on held-out samples (every 4th of --data)")
+      ->type_name("DB");
+  sub->add_option("--target-steps", args->target_steps,
+                  "At most this many ops raised by --target-sqnr (default "
+                  "32)");
+  sub->add_option("--save-recipe", args->save_recipe,
+                  "Write the recipe of the model written (every op's "
+                  "precision), to reuse or edit");
   sub->add_flag("--strict", args->strict,
                 "Fail (exit 3) if any op stays float");
   sub->add_flag("--fc-per-tensor", args->fc_per_tensor,

@@ -61,11 +61,12 @@ namespace {
 class Planner {
  public:
   Planner(const ir::Model& model, const calibration::StatsFile& stats,
-          const QuantizeOptions& options, const std::vector<bool>& excluded)
+          const QuantizeOptions& options,
+          const std::vector<std::optional<UserRequest>>& requests)
       : model_(model),
         sg_(model.subgraphs[0]),
         options_(options),
-        excluded_(excluded),
+        requests_(requests),
         consumers_(sg_.tensors.size()),
         producer_(sg_.tensors.size(), -1) {
     for (const calibration::TensorStats& t : stats.tensors) {
@@ -98,10 +99,14 @@ class Planner {
     auto it = stats_.find(t);
     return it != stats_.end() && !it->second->empty();
   }
-  calibration::Range StatsRange(int32_t t) const {
+  // The range of `t` for a tensor of precision `p`: range methods that
+  // trade clipping for resolution (mse, kl) choose for that many levels.
+  calibration::Range StatsRange(int32_t t, Precision p) const {
     auto it = repaired_.find(t);
     if (it != repaired_.end()) return it->second;
-    return calibration::ComputeRange(*stats_.at(t), options_.range);
+    calibration::RangeSpec spec = options_.range;
+    spec.num_bits = p == Precision::kInt16 ? 16 : 8;
+    return calibration::ComputeRange(*stats_.at(t), spec);
   }
   // "" when the calibrated range of `t` can become a scale, else why not.
   std::string InsaneRange(int32_t t) const;
@@ -135,7 +140,7 @@ class Planner {
   const ir::Model& model_;
   const ir::Subgraph& sg_;
   const QuantizeOptions& options_;
-  const std::vector<bool>& excluded_;
+  const std::vector<std::optional<UserRequest>>& requests_;
   std::vector<std::vector<int>> consumers_;
   std::vector<int> producer_;  // tensor -> op writing it, -1 if none
   std::map<int32_t, const calibration::TensorStats*> stats_;
@@ -260,7 +265,7 @@ bool Planner::ClampMask(size_t i, OpPlan& op) {
     }
     const calibration::TensorStats& ms = *stats_.at(mask);
     if (ms.pos_inf > 0 || !(std::fabs(ms.max) <= kSaneMagnitude)) continue;
-    const calibration::Range x = StatsRange(other);
+    const calibration::Range x = StatsRange(other, requested_[i]);
     const float hi = ms.max;
     // A masked score must sit below every unmasked one by a gap whose
     // softmax weight rounds to 0 at the softmax's output step
@@ -297,13 +302,23 @@ void Planner::Request(QuantPlan& plan) {
     const ir::Operator& op = sg_.operators[i];
     const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind);
     std::string why;
-    if (excluded_[i]) {
-      why = "excluded (--exclude-op)";
+    Precision want = default_;
+    const std::optional<UserRequest>& asked = requests_[i];
+    if (asked.has_value()) want = asked->precision;
+    if (want == Precision::kFloat) {
+      why = asked->origin == "--exclude-op"
+                ? "excluded (--exclude-op)"
+                : absl::StrCat("kept float (", asked->origin, ")");
     } else if (!spec.has_value()) {
       why = NoIntegerFormReason(op.kind);
-    } else if (default_ == Precision::kInt16 && !spec->int16) {
-      why = "no int16x8 form";
+    } else if (want == Precision::kInt16 && !spec->int16) {
+      // As in the int16x8 scheme: no int16 form, so float (int8 would be
+      // the noisier choice the user asked to avoid).
+      why = asked.has_value() && default_ == Precision::kInt8
+                ? absl::StrCat("no int16x8 form (", asked->origin, ")")
+                : "no int16x8 form";
     }
+    requested_[i] = want;
     if (!why.empty()) {
       requested_[i] = Precision::kFloat;
       requested_reason_[i] = why;
@@ -314,6 +329,7 @@ void Planner::Request(QuantPlan& plan) {
     op.precision = requested_[i];
     op.reason = requested_reason_[i];
     if (op.precision == Precision::kFloat) continue;
+    op.notes = range_notes_[i];
     ClampMask(i, op);
     range_notes_[i] = op.notes;
     const std::string why =
@@ -349,8 +365,9 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
   if (spec.output == OutputRule::kSharedInputs) {
     const int32_t o = src.outputs[0];
     auto r = output_range_.find({static_cast<int>(i), 0});
-    shared = ParamsOf(o, precision,
-                      r != output_range_.end() ? r->second : StatsRange(o));
+    shared = ParamsOf(
+        o, precision,
+        r != output_range_.end() ? r->second : StatsRange(o, precision));
   }
   std::optional<ActParams> first_activation;
   for (size_t k = 0; k < src.inputs.size(); ++k) {
@@ -384,9 +401,9 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
         } else {
           auto r =
               input_range_.find({static_cast<int>(i), static_cast<int>(k)});
-          p = shared.value_or(
-              ParamsOf(t, precision,
-                       r != input_range_.end() ? r->second : StatsRange(t)));
+          p = shared.value_or(ParamsOf(
+              t, precision,
+              r != input_range_.end() ? r->second : StatsRange(t, precision)));
         }
         op.inputs[k] = p;
         if (!first_activation.has_value()) first_activation = p;
@@ -478,15 +495,17 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
     switch (spec.output) {
       case OutputRule::kOwnRange: {
         auto r = output_range_.find({static_cast<int>(i), static_cast<int>(k)});
-        out = ParamsOf(o, precision,
-                       r != output_range_.end() ? r->second : StatsRange(o));
+        out = ParamsOf(
+            o, precision,
+            r != output_range_.end() ? r->second : StatsRange(o, precision));
         break;
       }
       case OutputRule::kSharedInputs:
         out = *shared;
         break;
       case OutputRule::kSameAsInput:
-        out = first_activation.value_or(ParamsOf(o, precision, StatsRange(o)));
+        out = first_activation.value_or(
+            ParamsOf(o, precision, StatsRange(o, precision)));
         break;
       case OutputRule::kFixed:
         out =
@@ -706,7 +725,7 @@ absl::StatusOr<QuantPlan> Planner::Build() {
           !InsaneRange(in).empty()) {
         continue;
       }
-      plan.integer_inputs[in] = ParamsOf(in, p, StatsRange(in));
+      plan.integer_inputs[in] = ParamsOf(in, p, StatsRange(in, p));
     }
   }
   // Ops turned float by a rule may change what their producers should do
@@ -727,14 +746,14 @@ absl::StatusOr<QuantPlan> Planner::Build() {
 
 }  // namespace
 
-absl::StatusOr<QuantPlan> BuildPlan(const ir::Model& model,
-                                    const calibration::StatsFile& stats,
-                                    const QuantizeOptions& options,
-                                    const std::vector<bool>& excluded) {
+absl::StatusOr<QuantPlan> BuildPlan(
+    const ir::Model& model, const calibration::StatsFile& stats,
+    const QuantizeOptions& options,
+    const std::vector<std::optional<UserRequest>>& requests) {
   if (model.subgraphs.empty()) {
     return absl::InvalidArgumentError("model has no subgraph");
   }
-  Planner planner(model, stats, options, excluded);
+  Planner planner(model, stats, options, requests);
   return planner.Build();
 }
 

@@ -62,12 +62,24 @@ struct QuantPlan {
   std::map<int32_t, ActParams> integer_inputs;
 };
 
+// What the user asked of one op (a recipe rule, --int16-op, --float-op,
+// --exclude-op), and which rule asked it.
+struct UserRequest {
+  Precision precision = Precision::kInt8;
+  std::string origin;
+};
+
+// The requests of `options` for each op of subgraph 0 (nullopt: the
+// scheme's default). Errors: a selector that matches no op, a bad regular
+// expression, an unknown precision.
+absl::StatusOr<std::vector<std::optional<UserRequest>>> ResolveRequests(
+    const ir::Subgraph& sg, const QuantizeOptions& options);
+
 // Builds the plan of `model`'s subgraph 0 for the int8 / int16x8 schemes.
-// `excluded` marks ops kept float by the user (--exclude-op).
-absl::StatusOr<QuantPlan> BuildPlan(const ir::Model& model,
-                                    const calibration::StatsFile& stats,
-                                    const QuantizeOptions& options,
-                                    const std::vector<bool>& excluded);
+absl::StatusOr<QuantPlan> BuildPlan(
+    const ir::Model& model, const calibration::StatsFile& stats,
+    const QuantizeOptions& options,
+    const std::vector<std::optional<UserRequest>>& requests);
 
 }  // namespace qforge::quantizer
 

@@ -2,9 +2,7 @@
 #include "quantizer/quantize.h"
 
 #include <cstring>
-#include <regex>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
@@ -66,46 +64,6 @@ absl::Status FoldCompressedWeights(ir::Model& model) {
     sg.operators = std::move(kept);
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<bool>> Exclusions(
-    const ir::Subgraph& sg, const std::vector<std::string>& rules) {
-  std::vector<bool> excluded(sg.operators.size(), false);
-  for (const std::string& rule : rules) {
-    int index = -1;
-    bool matched = false;
-    std::optional<std::regex> re;
-    if (rule.rfind("re:", 0) == 0) {
-      try {
-        re.emplace(rule.substr(3));
-      } catch (const std::regex_error& e) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--exclude-op ", rule, ": bad regular expression: ", e.what()));
-      }
-    }
-    const bool numeric = absl::SimpleAtoi(rule, &index);
-    for (size_t i = 0; i < sg.operators.size(); ++i) {
-      const ir::Operator& op = sg.operators[i];
-      bool hit =
-          numeric ? static_cast<int>(i) == index : op.DisplayName() == rule;
-      for (int32_t o : op.outputs) {
-        const std::string& name = sg.tensors[o].name;
-        if (re.has_value() ? std::regex_search(name, *re) : name == rule)
-          hit = true;
-      }
-      if (hit) {
-        excluded[i] = true;
-        matched = true;
-      }
-    }
-    if (!matched) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--exclude-op ", rule,
-          ": matches no op (expected an op index, an op type such as CONV_2D, "
-          "an output tensor name, or re:REGEX)"));
-    }
-  }
-  return excluded;
 }
 
 // uint8 model inputs/outputs over an int8 model, as TFLite's converter
@@ -229,8 +187,13 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
   if (options.scheme != Scheme::kFloat16) {
     RETURN_IF_ERROR(FoldCompressedWeights(result.model));
   }
-  ASSIGN_OR_RETURN(std::vector<bool> excluded,
-                   Exclusions(result.model.subgraphs[0], options.exclude));
+  ASSIGN_OR_RETURN(const std::vector<std::optional<UserRequest>> requests,
+                   ResolveRequests(result.model.subgraphs[0], options));
+  std::vector<bool> excluded(requests.size(), false);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    excluded[i] =
+        requests[i].has_value() && requests[i]->precision == Precision::kFloat;
+  }
   switch (options.scheme) {
     case Scheme::kInt8:
     case Scheme::kInt16x8: {
@@ -241,7 +204,7 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       if (u8_in) pass_options.input_type = ir::DataType::kInt8;
       if (u8_out) pass_options.output_type = ir::DataType::kInt8;
       ASSIGN_OR_RETURN(const QuantPlan plan,
-                       BuildPlan(result.model, *stats, pass_options, excluded));
+                       BuildPlan(result.model, *stats, pass_options, requests));
       RETURN_IF_ERROR(ApplyPlan(result.model, plan, pass_options, result));
       if (u8_in || u8_out) AddUint8Borders(result.model, u8_in, u8_out);
       break;

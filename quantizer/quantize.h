@@ -27,6 +27,15 @@ enum class Scheme { kInt8, kInt16x8, kDynamic, kFloat16 };
 absl::StatusOr<Scheme> ParseScheme(const std::string& text);
 std::string SchemeName(Scheme scheme);
 
+// Ops matched by `select` take `precision`: "int8", "int16" (int16x8) or
+// "float". `origin` names the rule in messages ("--int16-op CONV_2D",
+// "recipe.json rule 3").
+struct PrecisionRule {
+  std::string select;
+  std::string precision;
+  std::string origin;
+};
+
 struct QuantizeOptions {
   Scheme scheme = Scheme::kInt8;
   calibration::RangeSpec range;
@@ -37,6 +46,10 @@ struct QuantizeOptions {
   // Ops kept float: op index ("12"), op type ("CONV_2D"), output tensor
   // name, or a regular expression over tensor names ("re:^head/.*").
   std::vector<std::string> exclude;
+  // Per-op precision (docs/recipe.md): applied in order, a later rule
+  // overriding an earlier one for the ops both select; `exclude` applies
+  // last. Selectors use the `exclude` syntax.
+  std::vector<PrecisionRule> rules;
   bool strict = false;         // fail if any op has to stay float
   bool fc_per_tensor = false;  // FULLY_CONNECTED weights per tensor
 };
@@ -61,6 +74,14 @@ struct QuantizeResult {
   int ops_quantized = 0;
   std::vector<KeptFloat> kept_float;
   std::vector<Repair> repairs;
+  // The form each op of subgraph 0 took, by the op indices the summary
+  // prints (int8 / int16x8 schemes; --save-recipe).
+  struct OpChoice {
+    std::string precision;  // "int8", "int16", "float"
+    std::string op;         // op type
+    std::string output;     // first output's name
+  };
+  std::vector<OpChoice> op_choices;
 };
 
 // Fails (InvalidArgument) on a model qforge cannot quantize whatever the

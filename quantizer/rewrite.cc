@@ -240,6 +240,14 @@ absl::Status Rewriter::Run() {
   for (size_t i = 0; i < old_ops.size(); ++i) {
     ir::Operator& op = old_ops[i];
     const OpPlan& plan = plan_.ops[i];
+    result_.op_choices.push_back(
+        {plan.precision == Precision::kInt16  ? "int16"
+         : plan.precision == Precision::kInt8 ? "int8"
+                                              : "float",
+         op.DisplayName(),
+         op.outputs.empty() || op.outputs[0] < 0
+             ? ""
+             : sg_.tensors[static_cast<size_t>(op.outputs[0])].name});
     for (const std::string& note : plan.notes) {
       result_.repairs.push_back({static_cast<int>(i), op.DisplayName(), note});
     }

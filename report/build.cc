@@ -295,12 +295,26 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
         " inputs and ", fsg.outputs.size(), " outputs, the quantized one ",
         qsg.inputs.size(), " and ", qsg.outputs.size()));
   }
-  if (data.size() == 0) {
+  // The samples to run: all, or the subset the options name.
+  for (int64_t k : options.samples) {
+    if (k < 0 || k >= data.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "sample ", k, " is out of range (", data.size(), " samples)"));
+    }
+  }
+  const int64_t count = options.samples.empty()
+                            ? data.size()
+                            : static_cast<int64_t>(options.samples.size());
+  auto sample = [&](int64_t k) {
+    return options.samples.empty() ? k
+                                   : options.samples[static_cast<size_t>(k)];
+  };
+  if (count == 0) {
     return absl::InvalidArgumentError("the data set has no samples");
   }
 
   Report report;
-  report.samples = data.size();
+  report.samples = count;
   report.data_fingerprint = data.Fingerprint();
   report.weight_only = !HasIntegerActivations(quant_model);
   if (!report.weight_only) report.float_ops = FindFloatOps(quant_model);
@@ -353,7 +367,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
       options.threads > 0
           ? options.threads
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<int64_t>(threads, data.size()));
+  threads = static_cast<int>(std::min<int64_t>(threads, count));
 
   struct Worker {
     std::unique_ptr<runtime::Interpreter> float_run, quant_run;
@@ -412,14 +426,14 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
       }
       pending.erase(pending.begin());
       ++next_merge;
-      if (options.progress) options.progress(next_merge, data.size());
+      if (options.progress) options.progress(next_merge, count);
     }
   };
 
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
   auto run_sample = [&](Worker& w, int64_t k) -> absl::Status {
-    ASSIGN_OR_RETURN(std::vector<ir::HostTensor> given, data.Get(k));
+    ASSIGN_OR_RETURN(std::vector<ir::HostTensor> given, data.Get(sample(k)));
     std::vector<ir::HostTensor> finputs, qinputs;
     for (size_t i = 0; i < given.size() && i < fsg.inputs.size(); ++i) {
       const ir::Tensor& ft = fsg.tensors[fsg.inputs[i]];
@@ -479,12 +493,13 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   auto work = [&](Worker& w) {
     for (;;) {
       const int64_t k = next.fetch_add(1);
-      if (k >= data.size() || failed) return;
+      if (k >= count || failed) return;
       absl::Status s = run_sample(w, k);
       if (!s.ok()) {
-        w.status = absl::Status(
-            s.code(), absl::StrCat("sample ", k, " (", data.SampleName(k),
-                                   "): ", s.message()));
+        w.status =
+            absl::Status(s.code(), absl::StrCat("sample ", sample(k), " (",
+                                                data.SampleName(sample(k)),
+                                                "): ", s.message()));
         failed = true;
         return;
       }

@@ -96,6 +96,8 @@ struct ReportOptions {
   // model gets it dequantized).
   bool data_for_quant_model = false;
   std::function<void(int64_t, int64_t)> progress;  // (done, total)
+  // The sample indices to run (a check set); empty: every sample.
+  std::vector<int64_t> samples;
 };
 
 absl::StatusOr<Report> BuildReport(const ir::Model& float_model,

@@ -1,0 +1,191 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "cmd/precision_search.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "report/report.h"
+
+namespace qforge::cmd {
+namespace {
+
+using Choices = std::vector<quantizer::QuantizeResult::OpChoice>;
+
+struct Trial {
+  quantizer::QuantizeResult result;
+  report::Report report;
+  double db = 0;
+};
+
+class Search {
+ public:
+  Search(const ir::Model& model, const calibration::StatsFile& stats,
+         const formats::SampleSource& data, const std::vector<int64_t>& check,
+         const quantizer::QuantizeOptions& options, const SearchOptions& search)
+      : model_(model),
+        stats_(stats),
+        data_(data),
+        base_(options),
+        search_(search) {
+    report_.threads = search.threads;
+    report_.samples = check;
+    report_.histogram_layers = 0;
+  }
+
+  absl::StatusOr<SearchOutcome> Run();
+
+ private:
+  // Quantizes with the user's rules plus `extra`, measures on the check set.
+  absl::StatusOr<Trial> Try(const std::vector<quantizer::PrecisionRule>& extra,
+                            const std::string& label);
+  // Ops of `choices` in int8, the noisiest (by the layer report) first.
+  std::vector<int> Ranking(const Trial& t) const;
+  std::vector<quantizer::PrecisionRule> Int16(const std::vector<int>& order,
+                                              size_t k) const;
+  bool Met(const Trial& t) const { return t.db >= search_.target_db; }
+
+  const ir::Model& model_;
+  const calibration::StatsFile& stats_;
+  const formats::SampleSource& data_;
+  const quantizer::QuantizeOptions base_;
+  const SearchOptions search_;
+  report::ReportOptions report_;
+};
+
+absl::StatusOr<Trial> Search::Try(
+    const std::vector<quantizer::PrecisionRule>& extra,
+    const std::string& label) {
+  quantizer::QuantizeOptions options = base_;
+  options.rules.insert(options.rules.end(), extra.begin(), extra.end());
+  Trial t;
+  ASSIGN_OR_RETURN(t.result, quantizer::Quantize(model_, &stats_, options));
+  ASSIGN_OR_RETURN(t.report,
+                   report::BuildReport(model_, t.result.model, data_, report_));
+  t.db = report::MinOutputSqnr(t.report);
+  if (!search_.quiet) {
+    std::fprintf(stderr, "target-sqnr: %s: worst output %.2f dB\n",
+                 label.c_str(), t.db);
+  }
+  return t;
+}
+
+std::vector<int> Search::Ranking(const Trial& t) const {
+  const Choices& choices = t.result.op_choices;
+  std::vector<int> order;
+  std::vector<bool> ranked(choices.size(), false);
+  for (const report::LayerReport& layer : t.report.layers) {  // worst first
+    for (size_t i = 0; i < choices.size(); ++i) {
+      if (ranked[i] || choices[i].precision != "int8" ||
+          choices[i].output != layer.float_name) {
+        continue;
+      }
+      ranked[i] = true;
+      order.push_back(static_cast<int>(i));
+    }
+  }
+  // Int8 ops the report does not compare (no float twin of their output).
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (!ranked[i] && choices[i].precision == "int8") {
+      order.push_back(static_cast<int>(i));
+    }
+  }
+  return order;
+}
+
+std::vector<quantizer::PrecisionRule> Search::Int16(
+    const std::vector<int>& order, size_t k) const {
+  std::vector<quantizer::PrecisionRule> rules;
+  for (size_t i = 0; i < k && i < order.size(); ++i) {
+    rules.push_back({std::to_string(order[i]), "int16", "--target-sqnr"});
+  }
+  return rules;
+}
+
+absl::StatusOr<SearchOutcome> Search::Run() {
+  SearchOutcome out;
+  auto finish = [&](Trial t, bool met) {
+    out.result = std::move(t.result);
+    out.check_db = t.db;
+    out.met = met;
+    return out;
+  };
+  ASSIGN_OR_RETURN(Trial first, Try({}, "as asked"));
+  if (Met(first)) return finish(std::move(first), true);
+  // Phase 1: int16x8 for the k noisiest int8 ops, the smallest k that
+  // meets the target, by bisection (assumes more int16 is not worse).
+  const std::vector<int> order = Ranking(first);
+  std::vector<quantizer::PrecisionRule> chosen;
+  Trial best;
+  if (!order.empty()) {
+    ASSIGN_OR_RETURN(
+        Trial all, Try(Int16(order, order.size()),
+                       absl::StrCat("all ", order.size(), " int8 ops int16")));
+    if (Met(all)) {
+      size_t lo = 0, hi = order.size();
+      best = std::move(all);
+      while (hi - lo > 1) {
+        const size_t mid = (lo + hi) / 2;
+        ASSIGN_OR_RETURN(Trial t,
+                         Try(Int16(order, mid),
+                             absl::StrCat("the ", mid, " noisiest ops int16")));
+        if (Met(t)) {
+          hi = mid;
+          best = std::move(t);
+        } else {
+          lo = mid;
+        }
+      }
+      for (size_t i = 0; i < hi; ++i) {
+        out.steps.push_back(absl::StrCat(
+            "op ", order[i], " ",
+            first.result.op_choices[static_cast<size_t>(order[i])].op,
+            " int8 -> int16"));
+      }
+      return finish(std::move(best), true);
+    }
+    chosen = Int16(order, order.size());
+    best = std::move(all);
+  } else {
+    best = std::move(first);
+  }
+  // Phase 2: int16 is not enough; raise the culprit (the layer adding the
+  // most noise itself) to float, one op at a time.
+  for (int step = 0; step < search_.max_steps; ++step) {
+    const Choices& choices = best.result.op_choices;
+    int pick = -1;
+    for (const report::LayerReport& layer : best.report.layers) {
+      if (!std::isfinite(layer.introduced_db)) continue;
+      for (size_t i = 0; i < choices.size() && pick < 0; ++i) {
+        if (choices[i].output == layer.float_name &&
+            choices[i].precision != "float") {
+          pick = static_cast<int>(i);
+        }
+      }
+      if (pick >= 0) break;
+    }
+    if (pick < 0) break;
+    const auto& c = choices[static_cast<size_t>(pick)];
+    out.steps.push_back(
+        absl::StrCat("op ", pick, " ", c.op, " ", c.precision, " -> float"));
+    chosen.push_back({std::to_string(pick), "float", "--target-sqnr"});
+    ASSIGN_OR_RETURN(best, Try(chosen, out.steps.back()));
+    if (Met(best)) return finish(std::move(best), true);
+  }
+  return finish(std::move(best), false);
+}
+
+}  // namespace
+
+absl::StatusOr<SearchOutcome> SearchPrecision(
+    const ir::Model& model, const calibration::StatsFile& stats,
+    const formats::SampleSource& data, const std::vector<int64_t>& check,
+    quantizer::QuantizeOptions options, const SearchOptions& search) {
+  Search s(model, stats, data, check, options, search);
+  return s.Run();
+}
+
+}  // namespace qforge::cmd

@@ -1,0 +1,89 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Per-op precision requests: recipe rules, --int8-op / --int16-op /
+// --float-op and --exclude-op, resolved against subgraph 0's ops.
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "quantizer/plan.h"
+
+namespace qforge::quantizer {
+namespace {
+
+// The ops `select` names: an op index ("12"), an op type ("CONV_2D"), an
+// output tensor name, or "re:REGEX" over output tensor names.
+absl::StatusOr<std::vector<bool>> Select(const ir::Subgraph& sg,
+                                         const std::string& select,
+                                         const std::string& origin) {
+  std::vector<bool> hit(sg.operators.size(), false);
+  std::optional<std::regex> re;
+  if (select.rfind("re:", 0) == 0) {
+    try {
+      re.emplace(select.substr(3));
+    } catch (const std::regex_error& e) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          origin, " ", select, ": bad regular expression: ", e.what()));
+    }
+  }
+  int index = -1;
+  const bool numeric = absl::SimpleAtoi(select, &index);
+  bool matched = false;
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    const ir::Operator& op = sg.operators[i];
+    bool h =
+        numeric ? static_cast<int>(i) == index : op.DisplayName() == select;
+    for (int32_t o : op.outputs) {
+      if (o < 0) continue;
+      const std::string& name = sg.tensors[static_cast<size_t>(o)].name;
+      if (re.has_value() ? std::regex_search(name, *re) : name == select) {
+        h = true;
+      }
+    }
+    hit[i] = h;
+    matched |= h;
+  }
+  if (!matched) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        origin, " ", select,
+        ": matches no op (expected an op index, an op type such as CONV_2D, "
+        "an output tensor name, or re:REGEX)"));
+  }
+  return hit;
+}
+
+absl::StatusOr<Precision> ParsePrecision(const PrecisionRule& rule) {
+  if (rule.precision == "int8") return Precision::kInt8;
+  if (rule.precision == "int16") return Precision::kInt16;
+  if (rule.precision == "float") return Precision::kFloat;
+  return absl::InvalidArgumentError(
+      absl::StrCat(rule.origin, ": precision '", rule.precision,
+                   "': expected int8, int16 or float"));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::optional<UserRequest>>> ResolveRequests(
+    const ir::Subgraph& sg, const QuantizeOptions& options) {
+  std::vector<std::optional<UserRequest>> out(sg.operators.size());
+  std::vector<PrecisionRule> rules = options.rules;
+  for (const std::string& e : options.exclude) {
+    rules.push_back({e, "float", "--exclude-op"});
+  }
+  for (const PrecisionRule& rule : rules) {
+    absl::StatusOr<Precision> p = ParsePrecision(rule);
+    if (!p.ok()) return p.status();
+    absl::StatusOr<std::vector<bool>> hit =
+        Select(sg, rule.select, rule.origin);
+    if (!hit.ok()) return hit.status();
+    for (size_t i = 0; i < out.size(); ++i) {
+      if ((*hit)[i]) out[i] = UserRequest{*p, rule.origin};
+    }
+  }
+  return out;
+}
+
+}  // namespace qforge::quantizer

@@ -1,0 +1,149 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Per-op precision from the command line on the bundled MNIST CNN
+// (testdata/models/conv_fc_mnist.tflite: CONV_2D, AVERAGE_POOL_2D, RESHAPE,
+// FULLY_CONNECTED x2, SOFTMAX) and its ten digits: --int16-op, recipes
+// (--save-recipe reproduces a model byte for byte), --target-sqnr.
+// LiteRT runs these forms in tests/interop/pattern_litert.sh.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "base/file_io.h"
+#include "formats/tflite_reader.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/support/test_paths.h"
+
+namespace qforge {
+namespace {
+
+using testing::QforgeBinary;
+using testing::RunCommand;
+using testing::TestDataDir;
+
+std::string Quantize(const std::string& flags) {
+  return QforgeBinary() + " quantize " + TestDataDir() +
+         "/models/conv_fc_mnist.tflite --data '" + TestDataDir() +
+         "/mnist/*.png' --scale 0.003921569 " + flags;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+ir::Model Read(const std::string& path) {
+  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  absl::StatusOr<ir::Model> m = formats::ParseTflite(*bytes, path);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? *m : ir::Model{};
+}
+
+// The type of the first output of the first op of kind `kind`.
+ir::DataType OutputType(const ir::Model& m, ir::OpKind kind) {
+  const ir::Subgraph& sg = m.subgraphs[0];
+  for (const ir::Operator& op : sg.operators) {
+    if (op.kind == kind) return sg.tensors[op.outputs[0]].type;
+  }
+  return ir::DataType::kBool;  // absent
+}
+
+TEST(MixedPrecisionTest, Int16OpRunsThatOpInInt16WithQuantizeAtBorders) {
+  const std::string dir = testing::MakeTempDir();
+  const testing::CommandResult r =
+      RunCommand(Quantize("--int16-op CONV_2D -o " + dir + "/m.tflite -q"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ir::Model m = Read(dir + "/m.tflite");
+  EXPECT_EQ(OutputType(m, ir::OpKind::kConv2D), ir::DataType::kInt16);
+  EXPECT_EQ(OutputType(m, ir::OpKind::kFullyConnected), ir::DataType::kInt8);
+  // float -> int16 in front of the conv, int16 -> int8 behind it.
+  int quantizes = 0;
+  for (const ir::Operator& op : m.subgraphs[0].operators) {
+    quantizes += op.kind == ir::OpKind::kQuantize;
+  }
+  EXPECT_EQ(quantizes, 2);
+}
+
+TEST(MixedPrecisionTest, SavedRecipeReproducesTheModel) {
+  const std::string dir = testing::MakeTempDir();
+  testing::CommandResult r = RunCommand(
+      Quantize("--int16-op FULLY_CONNECTED --float-op SOFTMAX -o " + dir +
+               "/a.tflite --save-recipe " + dir + "/r.json -q"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json recipe = nlohmann::json::parse(Slurp(dir + "/r.json"));
+  ASSERT_EQ(recipe["rules"].size(), 6u);
+  EXPECT_EQ(recipe["rules"][3]["op"], "FULLY_CONNECTED");
+  EXPECT_EQ(recipe["rules"][3]["precision"], "int16");
+  EXPECT_EQ(recipe["rules"][5]["precision"], "float");
+  EXPECT_EQ(recipe["rules"][0]["precision"], "int8");
+  r = RunCommand(
+      Quantize("--recipe " + dir + "/r.json -o " + dir + "/b.tflite -q"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Slurp(dir + "/a.tflite"), Slurp(dir + "/b.tflite"));
+}
+
+TEST(MixedPrecisionTest, BadRecipesAreOneLineErrorsNamingTheField) {
+  const std::string dir = testing::MakeTempDir();
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select":
+         "CONV_2D", "precision": "int4"}]})",
+       "rule 0: precision 'int4': expected int8, int16 or float"},
+      {R"({"format": "qforge-recipe", "version": 2, "rules": []})",
+       "version: 2 is not supported"},
+      {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select":
+         "NO_SUCH_OP", "precision": "int8"}]})",
+       "rule 0 NO_SUCH_OP: matches no op"},
+      {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select": 3,
+         "precision": "int8"}]})",
+       "rules[0].select: must be a string"},
+      {R"({"format": "qforge-recipe", "version": 1, "rules": [],
+         "extra": 1})",
+       "extra: unknown key"},
+  };
+  for (const auto& [text, want] : cases) {
+    {
+      std::ofstream f(dir + "/bad.json");
+      f << text;
+    }
+    const testing::CommandResult r = RunCommand(
+        Quantize("--recipe " + dir + "/bad.json -o " + dir + "/x.tflite"));
+    EXPECT_EQ(r.exit_code, 2) << text;
+    EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/x.tflite"));
+  }
+}
+
+// All int8 reaches ~50 dB on the check digits (3 and 7), all int16x8 ~60
+// (interop_quantize_bundled measures both in LiteRT); a 55 dB target needs
+// some int16 ops. 200 dB needs every op float (float outputs are exact);
+// allowed one float op, the search fails: nothing written, exit 4.
+TEST(MixedPrecisionTest, TargetSqnrRaisesOpsUntilMetOrExitsFour) {
+  const std::string dir = testing::MakeTempDir();
+  testing::CommandResult r =
+      RunCommand(Quantize("--target-sqnr 55 -o " + dir +
+                          "/t.tflite --save-recipe " + dir + "/t.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("target-sqnr: as asked: worst output"),
+            std::string::npos)
+      << r.err;
+  const nlohmann::json recipe = nlohmann::json::parse(Slurp(dir + "/t.json"));
+  int int16 = 0;
+  for (const auto& rule : recipe["rules"])
+    int16 += rule["precision"] == "int16";
+  EXPECT_GT(int16, 0);
+  r = RunCommand(
+      Quantize("--target-sqnr 200 --target-steps 1 -o " + dir + "/u.tflite"));
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("--target-sqnr 200.00 dB not met"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/u.tflite"));
+}
+
+}  // namespace
+}  // namespace qforge
