@@ -6,10 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/exit_codes.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
 #include "calibration/calibrate.h"
 #include "calibration/range.h"
+#include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
 #include "cmd/progress.h"
@@ -50,8 +52,12 @@ absl::StatusOr<ir::DataType> ParseIoType(const std::string& flag,
 
 absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   if (!args.report.empty() && args.data.specs.empty()) {
-    return absl::InvalidArgumentError(
+    return UsageError(
         "--report needs --data (the report runs on those samples)");
+  }
+  if (!args.report.empty() && SamePath(args.report, args.output)) {
+    return UsageError(
+        absl::StrCat("--report ", args.report, " is the output model's path"));
   }
   quantizer::QuantizeOptions options;
   ASSIGN_OR_RETURN(options.scheme, quantizer::ParseScheme(args.scheme));
@@ -69,6 +75,27 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   }
   const bool needs_stats = options.scheme == quantizer::Scheme::kInt8 ||
                            options.scheme == quantizer::Scheme::kInt16x8;
+  if (needs_stats && args.stats.empty() && args.data.specs.empty()) {
+    return UsageError(absl::StrCat("--scheme ", args.scheme,
+                                   " needs --stats STATS or --data SPEC"));
+  }
+  // Outputs are checked before any work: not an input (model, stats, data
+  // files), and writable. Nothing appears at either path before both are
+  // complete.
+  std::vector<std::string> inputs = {args.model, args.stats};
+  std::optional<formats::SampleSource> data;
+  if (!args.data.specs.empty()) {
+    ASSIGN_OR_RETURN(data, OpenData(args.data, model));
+    for (std::string& path : DataInputPaths(args.data, *data)) {
+      inputs.push_back(std::move(path));
+    }
+  }
+  ASSIGN_OR_RETURN(PendingFile out_file,
+                   PendingFile::Create(args.output, inputs));
+  std::optional<PendingFile> report_file;
+  if (!args.report.empty()) {
+    ASSIGN_OR_RETURN(report_file, PendingFile::Create(args.report, inputs));
+  }
   std::optional<calibration::StatsFile> stats;
   if (!args.stats.empty()) {
     ASSIGN_OR_RETURN(stats, calibration::ReadStatsFile(args.stats));
@@ -79,28 +106,27 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
                        stats->fingerprint.model_hash, "; ", args.model,
                        " hashes to ", hash, ")"));
     }
-    if (stats->fingerprint.shard_count != 1) {
+    if (!calibration::StatsComplete(*stats)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          args.stats,
-          ": covers only shards of the data; merge all shards first"));
+          args.stats, ": covers ", stats->fingerprint.shards.size(), " of ",
+          stats->fingerprint.shard_count,
+          " shards of the data; merge all shards first"));
     }
-  } else if (!args.data.specs.empty() && needs_stats) {
-    ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
+    RETURN_IF_ERROR(
+        calibration::CheckStatsMatchModel(*stats, model, args.stats));
+  } else if (data.has_value() && needs_stats) {
     calibration::CalibrateOptions co;
     co.threads = args.threads;
     co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
     Progress progress("calibrate", flags.quiet);
     co.progress = [&progress](int64_t d, int64_t t) { progress.Update(d, t); };
     absl::StatusOr<calibration::StatsFile> s =
-        calibration::Calibrate(model, bytes, data, co);
+        calibration::Calibrate(model, bytes, *data, co);
     if (!s.ok()) {
       return absl::Status(s.status().code(),
                           absl::StrCat(args.model, ": ", s.status().message()));
     }
     stats = std::move(*s);
-  } else if (needs_stats) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--scheme ", args.scheme, " needs --stats STATS or --data SPEC"));
   }
   // The default range method: MSE-optimal clipping when the histograms hold
   // every value (--data, or qforge calibrate --histogram-stride 1); minmax
@@ -125,10 +151,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   write.drop_unused = true;
   ASSIGN_OR_RETURN(std::vector<uint8_t> out,
                    formats::SerializeTflite(result->model, write));
-  const std::string inputs[] = {args.model, args.stats};
-  RETURN_IF_ERROR(
-      WriteFileAtomic(args.output, absl::Span<const uint8_t>(out), inputs));
-  if (!args.report.empty()) {
+  RETURN_IF_ERROR(out_file.Write(out));
+  if (report_file.has_value()) {
     // The model as written (unused tensors dropped), on the calibration
     // data.
     ASSIGN_OR_RETURN(ir::Model written, formats::ParseTflite(out, args.output));
@@ -139,11 +163,12 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     run.quiet = flags.quiet;
     ASSIGN_OR_RETURN(report::Report r,
                      MakeReport(model, written, args.data, run));
-    const std::string report_inputs[] = {args.model, args.stats, args.output};
-    RETURN_IF_ERROR(WriteFileAtomic(
-        args.report, report::Render(r, report::FormatForPath(args.report)),
-        report_inputs));
+    RETURN_IF_ERROR(report_file->Write(
+        report::Render(r, report::FormatForPath(args.report))));
   }
+  // Both complete: the model, then its report, take their names.
+  RETURN_IF_ERROR(out_file.Commit());
+  if (report_file.has_value()) RETURN_IF_ERROR(report_file->Commit());
   if (!flags.quiet) {
     std::fprintf(stderr,
                  "quantize (%s, %s): %d ops quantized, %zu kept float\n",
@@ -172,13 +197,24 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   sub->add_option("-o,--output", args->output, "The quantized model")
       ->required();
   sub->add_option("--method", args->method,
-                  "Range method: minmax|percentile:P|kl|mse (default: mse "
-                  "when the histograms are exact, else minmax)");
-  sub->add_option("--scheme", args->scheme,
-                  "int8|int16x8|dynamic|float16 (default int8)");
-  sub->add_option("--input-type", args->input_type, "float32|int8|uint8|int16");
+                  "Range method: minmax|percentile:P|kl|mse")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            absl::StatusOr<calibration::RangeSpec> spec =
+                calibration::ParseRangeMethod(text);
+            return spec.ok() ? ""
+                             : "expected minmax, percentile:P (50 < P <= "
+                               "100), kl or mse";
+          },
+          "METHOD"))
+      ->default_str("mse when the histograms are exact, else minmax");
+  sub->add_option("--scheme", args->scheme, "int8|int16x8|dynamic|float16")
+      ->check(CLI::IsMember({"int8", "int16x8", "dynamic", "float16"}));
+  sub->add_option("--input-type", args->input_type, "float32|int8|uint8|int16")
+      ->check(CLI::IsMember({"float32", "int8", "uint8", "int16"}));
   sub->add_option("--output-type", args->output_type,
-                  "float32|int8|uint8|int16");
+                  "float32|int8|uint8|int16")
+      ->check(CLI::IsMember({"float32", "int8", "uint8", "int16"}));
   sub->add_option(
       "--exclude-op", args->exclude,
       "Keep ops float: op index, op type, output tensor name, re:REGEX");
@@ -186,12 +222,14 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                 "Fail (exit 3) if any op stays float");
   sub->add_flag("--fc-per-tensor", args->fc_per_tensor,
                 "FULLY_CONNECTED weights per tensor instead of per channel");
-  sub->add_option("--threads", args->threads,
-                  "Calibration threads (with --data)");
+  AddThreadsOption(sub, args->threads, "Calibration threads (with --data)");
   sub->add_option("--report", args->report,
                   "Also write a quantization report of the new model on the "
                   "--data samples (format from the extension: .txt, .json, "
                   ".md, .html)");
+  SetExample(sub,
+             "qforge quantize model.tflite --data 'calib/*.jpg' --scale "
+             "0.003921569 -o model_int8.tflite --report report.html");
   sub->callback([args, &ctx]() { ctx.status = RunQuantize(*args, ctx.flags); });
 }
 

@@ -7,6 +7,7 @@
 #define QFORGE_CMD_REPORT_OUTPUT_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "cmd/data_flags.h"
@@ -19,6 +20,8 @@ struct ReportRun {
   std::string float_label, quant_label;  // as the report names the models
   int threads = 0;
   bool quiet = false;
+  // Files the command will write: refused if one is a data file.
+  std::vector<std::string> outputs;
 };
 
 // The data are opened for the float model; when that fails and the

@@ -65,6 +65,10 @@ class SampleSource {
   // Independent of the folder the data sits in and of the machine.
   std::string Fingerprint() const { return fingerprint_; }
 
+  // Every file samples are read from, each once: outputs must not replace
+  // one of them.
+  std::vector<std::string> FilePaths() const;
+
  private:
   // A run of consecutive samples of one input from one file.
   struct Segment {
