@@ -92,8 +92,16 @@ std::string IntegerPass::CanQuantize(const ir::Operator& op,
     if (sg_.tensors[o].type != ir::DataType::kFloat32) {
       return absl::StrCat("output '", sg_.tensors[o].name, "' is not float32");
     }
+    // kSameAsInput takes the output's own range when no input is an
+    // activation (a statistics file may lack any tensor).
+    bool has_activation_input = false;
+    for (size_t k = 0; k < op.inputs.size(); ++k) {
+      has_activation_input |=
+          op.inputs[k] >= 0 && RoleOf(spec, k) == Role::kActivation;
+    }
     if ((spec.output == OutputRule::kOwnRange ||
-         spec.output == OutputRule::kSharedInputs) &&
+         spec.output == OutputRule::kSharedInputs ||
+         (spec.output == OutputRule::kSameAsInput && !has_activation_input)) &&
         !HasStats(o)) {
       return absl::StrCat("no calibration statistics for output '",
                           sg_.tensors[o].name, "'");
@@ -340,7 +348,10 @@ absl::Status IntegerPass::QuantizeOp(ir::Operator op, const OpQuantSpec& spec,
       out = *shared;
       break;
     case OutputRule::kSameAsInput:
-      out = first_activation.value_or(ActivationParams(op.outputs[0]));
+      // Not value_or(): its argument is evaluated even when unused, and the
+      // output may have no statistics (CanQuantize checks the fallback).
+      out = first_activation.has_value() ? *first_activation
+                                         : ActivationParams(op.outputs[0]);
       break;
     case OutputRule::kFixed:
       out = int16_ ? spec.fixed_int16 : spec.fixed_int8;
