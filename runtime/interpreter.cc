@@ -525,10 +525,15 @@ void Interpreter::Impl::ResetForRun(SubgraphExec& exec) {
             !it.quantization->zero_point.empty()) {
           fill = static_cast<int>(it.quantization->zero_point[0]);
         }
+        // An empty variable has no memory (memset/memcpy on null is UB
+        // even for 0 bytes; found by the model fuzzer).
+        if (rt.bytes == 0) break;
         std::memset(rt.data, fill, rt.bytes);
         if (it.buffer != 0 && it.buffer < model_.buffers.size()) {
           const std::vector<uint8_t>& init = model_.buffers[it.buffer].data;
-          std::memcpy(rt.data, init.data(), std::min(init.size(), rt.bytes));
+          if (!init.empty()) {
+            std::memcpy(rt.data, init.data(), std::min(init.size(), rt.bytes));
+          }
         }
         break;
       }
