@@ -4,7 +4,8 @@
 namespace qforge {
 namespace {
 constexpr char kAccuracyPayload[] = "qforge/accuracy-bound";
-}
+constexpr char kUsagePayload[] = "qforge/usage";
+}  // namespace
 
 absl::Status AccuracyBoundError(absl::string_view message) {
   absl::Status status = absl::FailedPreconditionError(message);
@@ -12,8 +13,15 @@ absl::Status AccuracyBoundError(absl::string_view message) {
   return status;
 }
 
+absl::Status UsageError(absl::string_view message) {
+  absl::Status status = absl::InvalidArgumentError(message);
+  status.SetPayload(kUsagePayload, absl::Cord("1"));
+  return status;
+}
+
 int ExitCodeFor(const absl::Status& status) {
   if (status.ok()) return kExitOk;
+  if (status.GetPayload(kUsagePayload).has_value()) return kExitUsageOrIo;
   if (status.GetPayload(kAccuracyPayload).has_value()) {
     return kExitAccuracyBound;
   }

@@ -20,8 +20,12 @@ enum ExitCode : int {
 // Builds a status that maps to kExitAccuracyBound.
 absl::Status AccuracyBoundError(absl::string_view message);
 
-// InvalidArgument / DataLoss / OutOfRange -> 2, Unimplemented -> 3,
-// accuracy bound -> 4, anything else -> 1.
+// Builds a status that maps to kExitUsageOrIo: a command line qforge
+// refuses (a flag value out of range, flags that do not go together).
+absl::Status UsageError(absl::string_view message);
+
+// Usage error -> 1, InvalidArgument / DataLoss / OutOfRange -> 2,
+// Unimplemented -> 3, accuracy bound -> 4, anything else -> 1.
 int ExitCodeFor(const absl::Status& status);
 
 }  // namespace qforge

@@ -121,6 +121,25 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
   if (options.shard_count > 1) out.fingerprint.shards = {options.shard_index};
   out.samples = samples.size();
   for (auto& entry : merged) out.tensors.push_back(std::move(entry.second));
+  if (out.tensors.empty()) {
+    return absl::InvalidArgumentError(
+        "the model has no float32 activations to calibrate");
+  }
+  // Data with no finite value gives no range to quantize with: say so now
+  // rather than write statistics every range method would fail on.
+  const ir::Subgraph& entry = model.subgraphs[0];
+  for (const TensorStats& t : out.tensors) {
+    if (t.subgraph != 0 || t.count > 0 || t.nan + t.pos_inf + t.neg_inf == 0)
+      continue;
+    for (size_t i = 0; i < entry.inputs.size(); ++i) {
+      if (entry.inputs[i] != t.tensor) continue;
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input ", i, " '", t.name, "': all ", t.nan + t.pos_inf + t.neg_inf,
+          " values are NaN or Inf (", t.nan,
+          " NaN); calibration needs "
+          "finite data"));
+    }
+  }
   return out;
 }
 

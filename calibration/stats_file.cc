@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
+#include "base/text.h"
 #include "nlohmann/json.hpp"
 
 namespace qforge::calibration {
@@ -19,6 +20,17 @@ using json = nlohmann::ordered_json;
 
 constexpr char kFormat[] = "qforge-stats";
 constexpr char kGrid[] = "float32-top14";
+
+// a + b, or an error when the sum passes kMaxStatsCount.
+absl::Status AddCount(uint64_t* a, uint64_t b, const std::string& source,
+                      const std::string& what) {
+  if (b > kMaxStatsCount - *a) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": ", what, ": merged count passes 2^53"));
+  }
+  *a += b;
+  return absl::OkStatus();
+}
 
 absl::Status Invalid(const std::string& source, const std::string& message) {
   return absl::InvalidArgumentError(absl::StrCat(source, ": ", message));
@@ -51,7 +63,7 @@ std::string SerializeStats(const StatsFile& stats) {
   j["histogram_grid"] = kGrid;
   // One line per tensor: compact, yet diffable and greppable.
   j["tensors"] = json::array();
-  std::string header = j.dump();
+  std::string header = j.dump(-1, ' ', false, json::error_handler_t::replace);
   header.resize(header.size() - 2);  // drop "]}"
   std::string out = header + "\n";
   for (size_t i = 0; i < stats.tensors.size(); ++i) {
@@ -63,7 +75,7 @@ std::string SerializeStats(const StatsFile& stats) {
     }
     const json tensor{{"subgraph", t.subgraph},
                       {"tensor", t.tensor},
-                      {"name", t.name},
+                      {"name", EscapeInvalidUtf8(t.name)},
                       {"count", t.count},
                       {"nan", t.nan},
                       {"pos_inf", t.pos_inf},
@@ -71,73 +83,51 @@ std::string SerializeStats(const StatsFile& stats) {
                       {"min", static_cast<double>(t.min)},
                       {"max", static_cast<double>(t.max)},
                       {"histogram", h}};
-    out += tensor.dump();
+    out += tensor.dump(-1, ' ', false, json::error_handler_t::replace);
     out += i + 1 < stats.tensors.size() ? ",\n" : "\n";
   }
   out += "]}\n";
   return out;
 }
 
-absl::StatusOr<StatsFile> ParseStats(const std::string& text,
-                                     const std::string& source) {
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) {
-    return Invalid(source, "not a JSON stats file");
-  }
-  if (j.value("format", "") != kFormat) {
-    return Invalid(source, "not a qforge stats file (format field)");
-  }
-  if (!j.contains("version") || !j["version"].is_number_integer() ||
-      j["version"].get<int>() != kStatsFormatVersion) {
-    return Invalid(source, absl::StrCat("stats format version must be ",
-                                        kStatsFormatVersion));
-  }
-  if (j.value("histogram_grid", "") != kGrid) {
-    return Invalid(source, "unknown histogram grid");
-  }
-  StatsFile stats;
-  try {
-    const json& f = j.at("fingerprint");
-    stats.fingerprint.model_hash = f.at("model_hash").get<std::string>();
-    stats.fingerprint.data_hash = f.at("data_hash").get<std::string>();
-    stats.fingerprint.tool_version = f.at("tool_version").get<std::string>();
-    stats.fingerprint.total_samples = f.at("total_samples").get<uint64_t>();
-    stats.fingerprint.histogram_stride = f.at("histogram_stride").get<int>();
-    stats.fingerprint.shard_count = f.at("shard_count").get<int>();
-    stats.fingerprint.shards = f.at("shards").get<std::vector<int>>();
-    stats.samples = j.at("samples").get<uint64_t>();
-    for (const json& t : j.at("tensors")) {
-      TensorStats s;
-      s.subgraph = t.at("subgraph").get<int>();
-      s.tensor = t.at("tensor").get<int>();
-      s.name = t.at("name").get<std::string>();
-      s.count = t.at("count").get<uint64_t>();
-      s.nan = t.at("nan").get<uint64_t>();
-      s.pos_inf = t.at("pos_inf").get<uint64_t>();
-      s.neg_inf = t.at("neg_inf").get<uint64_t>();
-      s.min = static_cast<float>(t.at("min").get<double>());
-      s.max = static_cast<float>(t.at("max").get<double>());
-      const json& h = t.at("histogram");
-      if (h.size() % 2 != 0) {
-        return Invalid(source,
-                       absl::StrCat("tensor '", s.name,
-                                    "': histogram needs key, count pairs"));
-      }
-      for (size_t k = 0; k < h.size(); k += 2) {
-        const uint32_t key = h.at(k).get<uint32_t>();
-        if (key >= kNumBuckets) {
-          return Invalid(
-              source, absl::StrCat("tensor '", s.name, "': histogram bucket ",
-                                   key, " out of range"));
-        }
-        s.histogram.Add(key, h.at(k + 1).get<uint64_t>());
-      }
-      stats.tensors.push_back(std::move(s));
+bool StatsComplete(const StatsFile& stats) {
+  return stats.fingerprint.shard_count == 1;
+}
+
+absl::Status CheckStatsMatchModel(const StatsFile& stats,
+                                  const ir::Model& model,
+                                  const std::string& source) {
+  for (size_t i = 0; i < stats.tensors.size(); ++i) {
+    const TensorStats& t = stats.tensors[i];
+    const std::string where = absl::StrCat("tensors[", i, "]");
+    if (static_cast<size_t>(t.subgraph) >= model.subgraphs.size()) {
+      return Invalid(source, absl::StrCat(where, ": subgraph ", t.subgraph,
+                                          " is out of range (the model has ",
+                                          model.subgraphs.size(), ")"));
     }
-  } catch (const json::exception& e) {
-    return Invalid(source, absl::StrCat("malformed stats file: ", e.what()));
+    const ir::Subgraph& sg = model.subgraphs[t.subgraph];
+    if (static_cast<size_t>(t.tensor) >= sg.tensors.size()) {
+      return Invalid(source,
+                     absl::StrCat(where, ": tensor ", t.tensor,
+                                  " is out of range (subgraph ", t.subgraph,
+                                  " has ", sg.tensors.size(), " tensors)"));
+    }
+    const ir::Tensor& mt = sg.tensors[t.tensor];
+    if (EscapeInvalidUtf8(mt.name) != t.name) {
+      return Invalid(
+          source,
+          absl::StrCat(where, ": subgraph ", t.subgraph, " tensor ", t.tensor,
+                       " is '", EscapeForMessage(mt.name), "' in the model, '",
+                       EscapeForMessage(t.name), "' here"));
+    }
+    if (mt.type != ir::DataType::kFloat32) {
+      return Invalid(
+          source, absl::StrCat(where, ": tensor '", EscapeForMessage(mt.name),
+                               "' is ", ir::DataTypeName(mt.type),
+                               " in the model, not float32"));
+    }
   }
-  return stats;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<StatsFile> ReadStatsFile(const std::string& path) {
@@ -189,15 +179,36 @@ absl::StatusOr<StatsFile> MergeStats(absl::Span<const StatsFile> parts,
                                          " is already in the merge"));
       }
     }
-    out.samples += parts[i].samples;
+    RETURN_IF_ERROR(AddCount(&out.samples, parts[i].samples, src, "samples"));
+  }
+  if (out.samples > out.fingerprint.total_samples) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(sources[0], ": the shards saw ", out.samples,
+                     " samples, more than the ", out.fingerprint.total_samples,
+                     " of the data set"));
   }
   // Tensors: union keyed by (subgraph, tensor), merged in a fixed order.
   std::map<std::pair<int, int>, TensorStats> merged;
-  for (const StatsFile& part : parts) {
-    for (const TensorStats& t : part.tensors) {
+  for (size_t i = 0; i < parts.size(); ++i) {
+    for (const TensorStats& t : parts[i].tensors) {
       auto [it, inserted] =
           merged.emplace(std::make_pair(t.subgraph, t.tensor), t);
-      if (!inserted) it->second.Merge(t);
+      if (inserted) continue;
+      TensorStats& m = it->second;
+      const std::string what =
+          absl::StrCat("subgraph ", t.subgraph, " tensor ", t.tensor);
+      if (m.name != t.name) {
+        return Invalid(sources[i],
+                       absl::StrCat(what, " is '", EscapeForMessage(t.name),
+                                    "', in another shard '",
+                                    EscapeForMessage(m.name), "'"));
+      }
+      TensorStats sum = m;
+      RETURN_IF_ERROR(AddCount(&sum.count, t.count, sources[i], what));
+      RETURN_IF_ERROR(AddCount(&sum.nan, t.nan, sources[i], what));
+      RETURN_IF_ERROR(AddCount(&sum.pos_inf, t.pos_inf, sources[i], what));
+      RETURN_IF_ERROR(AddCount(&sum.neg_inf, t.neg_inf, sources[i], what));
+      m.Merge(t);
     }
   }
   for (auto& entry : merged) out.tensors.push_back(std::move(entry.second));

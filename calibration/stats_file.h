@@ -14,10 +14,15 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "calibration/tensor_stats.h"
+#include "ir/model.h"
 
 namespace qforge::calibration {
 
 inline constexpr int kStatsFormatVersion = 1;
+// Bounds a stats file's numbers must keep: a count above 2^53 (values seen)
+// is a damaged file, and sums of a few such counts cannot overflow.
+inline constexpr uint64_t kMaxStatsCount = uint64_t{1} << 53;
+inline constexpr int kMaxHistogramStride = 1024;
 
 struct Fingerprint {
   std::string model_hash;  // FNV-1a 64 of the model file, hex
@@ -37,6 +42,10 @@ struct StatsFile {
 };
 
 std::string SerializeStats(const StatsFile& stats);
+// Strict: wrong JSON types and values the writer cannot produce (min > max,
+// non-finite ranges, negative or huge counts, histograms whose counts do not
+// sum, empty tensor tables, ...) are InvalidArgument naming the field
+// (stats_parse.cc).
 absl::StatusOr<StatsFile> ParseStats(const std::string& text,
                                      const std::string& source);
 absl::StatusOr<StatsFile> ReadStatsFile(const std::string& path);
@@ -45,6 +54,15 @@ absl::StatusOr<StatsFile> ReadStatsFile(const std::string& path);
 // shard count, disjoint shards. `sources` name them in errors.
 absl::StatusOr<StatsFile> MergeStats(absl::Span<const StatsFile> parts,
                                      absl::Span<const std::string> sources);
+
+// The statistics name tensors of `model`: each (subgraph, tensor) exists,
+// is float32 and has the recorded name. InvalidArgument naming `source`.
+absl::Status CheckStatsMatchModel(const StatsFile& stats,
+                                  const ir::Model& model,
+                                  const std::string& source);
+
+// True when the file covers every shard of its data set.
+bool StatsComplete(const StatsFile& stats);
 
 // "a1b2..." FNV-1a 64 of bytes.
 std::string HashBytes(const uint8_t* data, size_t size);

@@ -6,10 +6,13 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/exit_codes.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
 #include "calibration/calibrate.h"
+#include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
 #include "cmd/float_region.h"
@@ -33,7 +36,7 @@ absl::Status ParseShard(const std::string& text, int* index, int* count) {
   if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], index) ||
       !absl::SimpleAtoi(parts[1], count) || *count < 1 || *index < 0 ||
       *index >= *count) {
-    return absl::InvalidArgumentError(
+    return UsageError(
         absl::StrCat("--shard ", text, ": expected K/N with 0 <= K < N"));
   }
   return absl::OkStatus();
@@ -51,6 +54,10 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
   ASSIGN_OR_RETURN(ir::Model model, formats::ParseTflite(bytes, args.model));
   ASSIGN_OR_RETURN(formats::SampleSource data,
                    OpenData(args.data, model, flags.quiet));
+  std::vector<std::string> inputs = DataInputPaths(args.data, data);
+  inputs.push_back(args.model);
+  // Checked before the run: an output that cannot be written fails now.
+  ASSIGN_OR_RETURN(PendingFile out, PendingFile::Create(args.output, inputs));
   Progress progress("calibrate", flags.quiet);
   options.progress = [&progress](int64_t done, int64_t total) {
     progress.Update(done, total);
@@ -66,17 +73,17 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
     for (const std::string& note : UncalibratedNotes(model))
       std::fprintf(stderr, "calibrate: %s\n", note.c_str());
   }
-  const std::string inputs[] = {args.model};
-  return WriteFileAtomic(args.output, calibration::SerializeStats(*stats),
-                         inputs);
+  RETURN_IF_ERROR(out.Write(calibration::SerializeStats(*stats)));
+  return out.Commit();
 }
 
 struct MergeArgs {
   std::vector<std::string> inputs;
   std::string output;
+  bool require_complete = false;
 };
 
-absl::Status RunMerge(const MergeArgs& args) {
+absl::Status RunMerge(const MergeArgs& args, const GlobalFlags& flags) {
   std::vector<calibration::StatsFile> parts;
   for (const std::string& path : args.inputs) {
     ASSIGN_OR_RETURN(calibration::StatsFile part,
@@ -85,6 +92,34 @@ absl::Status RunMerge(const MergeArgs& args) {
   }
   ASSIGN_OR_RETURN(calibration::StatsFile merged,
                    calibration::MergeStats(parts, args.inputs));
+  if (!calibration::StatsComplete(merged)) {
+    // Said now rather than when quantize refuses the file, possibly on
+    // another machine much later.
+    const calibration::Fingerprint& f = merged.fingerprint;
+    std::vector<std::string> missing;
+    for (int k = 0, i = 0; k < f.shard_count; ++k) {
+      if (i < static_cast<int>(f.shards.size()) && f.shards[i] == k) {
+        ++i;
+      } else if (missing.size() < 8) {
+        missing.push_back(absl::StrCat(k));
+      } else {
+        missing.back() = "...";
+      }
+    }
+    const std::string what =
+        absl::StrCat("merged ", f.shards.size(), " of ", f.shard_count,
+                     " shards (missing ", absl::StrJoin(missing, ", "), ")");
+    if (args.require_complete) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(args.output, ": ", what, "; --require-complete"));
+    }
+    if (!flags.quiet) {
+      std::fprintf(stderr,
+                   "qforge: note: %s; quantize accepts the file once every "
+                   "shard is merged\n",
+                   what.c_str());
+    }
+  }
   return WriteFileAtomic(args.output, calibration::SerializeStats(merged),
                          args.inputs);
 }
@@ -100,13 +135,16 @@ void RegisterCalibrate(CLI::App& app, CommandContext& ctx) {
   sub->add_option("-o,--output", args->output, "The stats file to write")
       ->required();
   sub->add_option(
-      "--shard", args->shard,
-      "K/N: only samples i with i % N == K (merge with merge-stats)");
-  sub->add_option("--threads", args->threads,
-                  "Samples run in parallel (default: all cores)");
+         "--shard", args->shard,
+         "K/N: only samples i with i % N == K (merge with merge-stats)")
+      ->default_str("all samples");
+  AddThreadsOption(sub, args->threads, "Samples run in parallel");
   sub->add_option("--histogram-stride", args->histogram_stride,
                   "Histogram counts every S-th value (1 = all)")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, calibration::kMaxHistogramStride));
+  SetExample(sub,
+             "qforge calibrate model.tflite --data 'photos/*.jpg' --scale "
+             "0.003921569 --shard 0/8 -o stats.0.json");
   sub->callback(
       [args, &ctx]() { ctx.status = RunCalibrate(*args, ctx.flags); });
 
@@ -116,7 +154,10 @@ void RegisterCalibrate(CLI::App& app, CommandContext& ctx) {
   m->add_option("stats", merge->inputs, "Stats files")->required();
   m->add_option("-o,--output", merge->output, "The merged stats file")
       ->required();
-  m->callback([merge, &ctx]() { ctx.status = RunMerge(*merge); });
+  m->add_flag("--require-complete", merge->require_complete,
+              "Fail (exit 2) unless every shard is merged");
+  SetExample(m, "qforge merge-stats stats.*.json -o stats.json");
+  m->callback([merge, &ctx]() { ctx.status = RunMerge(*merge, ctx.flags); });
 }
 
 }  // namespace qforge::cmd

@@ -3,6 +3,7 @@
 // qforge copy MODEL -o OUT: read -> IR -> write, a normalising round trip.
 #include <memory>
 
+#include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "formats/tflite_reader.h"
 #include "formats/tflite_writer.h"
@@ -31,6 +32,7 @@ void RegisterCopy(CLI::App& app, CommandContext& ctx) {
   sub->add_option("model", args->model, "The .tflite model")->required();
   sub->add_option("-o,--output", args->output, "Where to write the copy")
       ->required();
+  SetExample(sub, "qforge copy model.tflite -o normalized.tflite");
   sub->callback([args, &ctx]() { ctx.status = RunCopy(*args); });
 }
 

@@ -8,8 +8,40 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/exit_codes.h"
+#include "base/status_macros.h"
+#include "cmd/cli_flags.h"
 
 namespace qforge::cmd {
+namespace {
+
+constexpr int kMaxSampleRate = 1 << 22;
+
+// An explicit --color rgb|bgr asks for channels an input must have: refuse
+// it when every image-shaped input has one channel (which is always gray),
+// rather than silently ignore it.
+absl::Status CheckColorFitsInputs(
+    const DataFlags& flags, const std::vector<formats::InputDesc>& inputs) {
+  if (flags.color != "rgb" && flags.color != "bgr") return absl::OkStatus();
+  const formats::InputDesc* gray = nullptr;
+  for (const formats::InputDesc& in : inputs) {
+    const std::vector<int32_t>& s = in.shape;
+    const bool batch_ok = !s.empty() && (s[0] == 1 || s[0] == -1);
+    if (s.size() == 4 && batch_ok) {
+      const int32_t c = flags.layout == "nchw" ? s[1] : s[3];
+      if (c != 1) return absl::OkStatus();  // an input with color
+      gray = &in;
+    } else if ((s.size() == 3 && batch_ok) || (s.size() == 2 && s[0] != 1)) {
+      gray = &in;
+    }
+  }
+  if (gray == nullptr) return absl::OkStatus();
+  return UsageError(absl::StrCat(
+      "--color ", flags.color, ": input ", formats::DescribeInput(*gray),
+      " has one channel (gray); leave --color out or give --color gray"));
+}
+
+}  // namespace
 
 void AddDataFlags(CLI::App* app, DataFlags& flags, bool required) {
   auto* data = app->add_option(
@@ -20,20 +52,39 @@ void AddDataFlags(CLI::App* app, DataFlags& flags, bool required) {
       "[N, ...S] is N samples; with a batch dim (S = [1 or -1, ...R]), "
       "[N, ...R] is N samples and R one. A -1 batch is always split: "
       "[A, ...R] is A samples of batch 1. wav: see --window.");
+  data->default_str("");
   if (required) data->required();
-  app->add_option("--resize", flags.resize, "Resize images to HxW");
+  app->add_option("--resize", flags.resize, "Resize images to HxW")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            int h = 0, w = 0;
+            return ParseResize(text, &h, &w) ? ""
+                                             : "expected HxW, e.g. 224x224";
+          },
+          "HxW"))
+      ->default_str("the input's size");
   app->add_option("--mean", flags.mean, "Image mean (one value or per channel)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(FiniteNumber())
+      ->default_str("0");
   app->add_option("--std", flags.std, "Image std (one value or per channel)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(FiniteNumber(/*nonzero=*/true))
+      ->default_str("1");
   app->add_option("--scale", flags.scale,
-                  "Multiply pixels by this before --mean/--std");
-  app->add_option("--color", flags.color, "Image channel order: rgb|bgr|gray")
-      ->check(CLI::IsMember({"rgb", "bgr", "gray"}));
+                  "Multiply pixels by this before --mean/--std")
+      ->check(FiniteNumber(/*nonzero=*/true))
+      ->default_str("1");
+  app->add_option("--color", flags.color,
+                  "Image channel order: rgb|bgr|gray (a 1-channel input is "
+                  "always gray)")
+      ->check(CLI::IsMember({"rgb", "bgr", "gray"}))
+      ->default_str("rgb");
   app->add_option("--layout", flags.layout, "Image input layout: nhwc|nchw")
       ->check(CLI::IsMember({"nhwc", "nchw"}));
   app->add_option("--sample-rate", flags.sample_rate,
-                  "Sample rate .wav files must have (0: any)");
+                  "Sample rate .wav files must have (0: any)")
+      ->check(CLI::Range(0, kMaxSampleRate));
   app->add_option("--window", flags.window,
                   "wav: samples per window (default: the input's length; "
                   "for an input with a dynamic dim, sets that dim)")
@@ -43,6 +94,13 @@ void AddDataFlags(CLI::App* app, DataFlags& flags, bool required) {
                   "(default: the window); what is left after the last "
                   "whole window is dropped, with a note")
       ->check(CLI::PositiveNumber);
+}
+
+bool ParseResize(const std::string& text, int* h, int* w) {
+  std::vector<std::string> hw = absl::StrSplit(text, 'x');
+  return hw.size() == 2 && absl::SimpleAtoi(hw[0], h) &&
+         absl::SimpleAtoi(hw[1], w) && *h > 0 && *w > 0 && *h <= 65536 &&
+         *w <= 65536;
 }
 
 std::vector<formats::InputDesc> InputDescs(const ir::Model& model) {
@@ -71,14 +129,13 @@ absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
                                                const ir::Model& model,
                                                bool quiet) {
   formats::LoadOptions options;
+  const std::vector<formats::InputDesc> inputs = InputDescs(model);
+  RETURN_IF_ERROR(CheckColorFitsInputs(flags, inputs));
   if (!flags.resize.empty()) {
-    std::vector<std::string> hw = absl::StrSplit(flags.resize, 'x');
     int h = 0, w = 0;
-    if (hw.size() != 2 || !absl::SimpleAtoi(hw[0], &h) ||
-        !absl::SimpleAtoi(hw[1], &w) || h <= 0 || w <= 0 || h > 65536 ||
-        w > 65536) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--resize ", flags.resize, ": expected HxW, e.g. 224x224"));
+    if (!ParseResize(flags.resize, &h, &w)) {
+      return UsageError(absl::StrCat("--resize ", flags.resize,
+                                     ": expected HxW, e.g. 224x224"));
     }
     options.image.resize_hw = std::make_pair(h, w);
   }
@@ -94,7 +151,7 @@ absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
   options.window = flags.window;
   options.hop = flags.hop;
   absl::StatusOr<formats::SampleSource> source =
-      formats::SampleSource::Open(flags.specs, InputDescs(model), options);
+      formats::SampleSource::Open(flags.specs, inputs, options);
   if (source.ok() && !quiet) {
     // A folder of clips would print one line per file; a few say enough.
     constexpr size_t kMaxNotes = 5;
@@ -108,6 +165,18 @@ absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
     }
   }
   return source;
+}
+
+std::vector<std::string> DataInputPaths(const DataFlags& flags,
+                                        const formats::SampleSource& source) {
+  std::vector<std::string> paths = source.FilePaths();
+  for (const std::string& spec : flags.specs) {
+    // NAME=PATH binds a path; a path may hold '=' too, so keep both.
+    paths.push_back(spec);
+    const size_t eq = spec.find('=');
+    if (eq != std::string::npos) paths.push_back(spec.substr(eq + 1));
+  }
+  return paths;
 }
 
 }  // namespace qforge::cmd

@@ -20,7 +20,7 @@ struct DataFlags {
   std::string resize;  // "HxW"
   std::vector<float> mean, std;
   float scale = 0.0f;  // 0: unset
-  std::string color = "rgb";
+  std::string color;   // "": not given (rgb)
   std::string layout = "nhwc";
   int sample_rate = 16000;
   int64_t window = 0, hop = 0;  // wav windows; 0: defaults
@@ -38,6 +38,14 @@ std::vector<formats::InputDesc> InputDescs(const ir::Model& model);
 absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
                                                const ir::Model& model,
                                                bool quiet);
+
+// The files `source` reads and the --data paths themselves (lists, folders):
+// what an output must not replace.
+std::vector<std::string> DataInputPaths(const DataFlags& flags,
+                                        const formats::SampleSource& source);
+
+// "224x224" -> 224, 224 (each in 1..65536).
+bool ParseResize(const std::string& text, int* h, int* w);
 
 }  // namespace qforge::cmd
 

@@ -8,6 +8,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/exit_codes.h"
+#include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "formats/tflite_reader.h"
 #include "formats/tflite_writer.h"
@@ -27,8 +29,8 @@ absl::Status RunExtract(const ExtractArgs& args) {
   int32_t first = 0, last = 0;
   if (parts.size() > 2 || !absl::SimpleAtoi(parts[0], &first) ||
       !absl::SimpleAtoi(parts.back(), &last)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "--ops ", args.ops, ": expected an op index K or a range A:B"));
+    return UsageError(absl::StrCat("--ops ", args.ops,
+                                   ": expected an op index K or a range A:B"));
   }
   absl::StatusOr<ir::Model> model = formats::ReadTfliteFile(args.model);
   if (!model.ok()) return model.status();
@@ -54,6 +56,7 @@ void RegisterExtract(CLI::App& app, CommandContext& ctx) {
       ->required();
   sub->add_option("-o,--output", args->output, "Where to write the model")
       ->required();
+  SetExample(sub, "qforge extract model.tflite --ops 12:14 -o layer12.tflite");
   sub->callback([args, &ctx]() { ctx.status = RunExtract(*args); });
 }
 

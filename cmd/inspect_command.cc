@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "base/file_io.h"
+#include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/model_summary.h"
 #include "formats/tflite_reader.h"
@@ -26,7 +27,11 @@ absl::Status RunInspect(const InspectArgs& args) {
   const nlohmann::ordered_json summary =
       SummarizeModel(*model, args.model, bytes->size());
   if (args.json) {
-    std::cout << summary.dump(2) << "\n";
+    // Every string is valid UTF-8 already (model_summary.cc); replacing
+    // keeps a missed one from aborting.
+    std::cout << summary.dump(2, ' ', false,
+                              nlohmann::ordered_json::error_handler_t::replace)
+              << "\n";
   } else {
     std::cout << RenderSummaryText(summary);
   }
@@ -43,6 +48,7 @@ void RegisterInspect(CLI::App& app, CommandContext& ctx) {
   sub->add_option("model", args->model, "The .tflite model")->required();
   sub->add_flag("--json", args->json,
                 "Print JSON (schema: docs/inspect-json.md)");
+  SetExample(sub, "qforge inspect model.tflite --json > model.json");
   sub->callback([args, &ctx]() { ctx.status = RunInspect(*args); });
 }
 

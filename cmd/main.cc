@@ -1,21 +1,54 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // qforge: post-training quantization for TensorFlow Lite models.
+//
+// Every failure ends here as one line on stderr, "qforge: error: ...", and a
+// documented exit code (base/exit_codes.h): a command's status, what the
+// option parser refuses (usage, exit code 1), and running out of memory.
+// The line is escaped (control characters and invalid UTF-8 as \xHH): it
+// may quote names and header bytes from any file.
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <new>
+#include <stdexcept>
+#include <string>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "base/exit_codes.h"
+#include "base/file_io.h"
+#include "base/text.h"
 #include "cmd/command.h"
 #include "numerics/fixed_point.h"
 #include "numerics/xnnpack_arithmetic.h"
 
+namespace {
+
+int Fail(int code, const std::string& message) {
+  std::fprintf(stderr, "qforge: error: %s\n",
+               qforge::EscapeForMessage(message).c_str());
+  return code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  // Temporary outputs are removed on SIGINT/SIGTERM (base/file_io.h).
+  qforge::InstallTempFileCleanup();
   CLI::App app{"qforge: post-training quantization for TensorFlow Lite models",
                "qforge"};
   app.set_version_flag("--version", std::string("qforge ") + QFORGE_VERSION);
   app.require_subcommand(1);
   app.fallthrough();  // global flags (--quiet) may follow the subcommand
+  // Subcommands inherit this: --help shows every option's default.
+  app.option_defaults()->always_capture_default();
+  app.footer(
+      "Run 'qforge help COMMAND' (or 'qforge COMMAND --help') for a "
+      "command's options, defaults and an example.\nExit codes: 0 ok, 1 "
+      "usage or file error, 2 invalid model or data, 3 unsupported, 4 "
+      "accuracy bound not met.");
   qforge::cmd::CommandContext ctx;
   app.add_flag("-q,--quiet", ctx.flags.quiet,
                "No progress or summary output on stderr");
@@ -48,7 +81,11 @@ int main(int argc, char** argv) {
          "XNNPACK delegate: float requantization, XNNPACK's ADD)")
       ->check(CLI::IsMember({"tflite", "xnnpack"}))
       ->trigger_on_parse();
-  CLI::App* help = app.add_subcommand("help", "Show help for qforge");
+  CLI::App* help = app.add_subcommand("help",
+                                      "Show help for qforge or one "
+                                      "command: qforge help COMMAND");
+  std::string help_topic;
+  help->add_option("command", help_topic, "The command to explain");
   qforge::cmd::RegisterInspect(app, ctx);
   qforge::cmd::RegisterCopy(app, ctx);
   qforge::cmd::RegisterExtract(app, ctx);
@@ -59,17 +96,64 @@ int main(int argc, char** argv) {
   // Rendered before parsing: afterwards CLI11 shows the selected
   // subcommand's help instead of the whole tool's.
   const std::string top_help = app.help();
-  help->callback([&top_help]() { std::cout << top_help; });
+  std::map<std::string, std::string> command_help;
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub == help) continue;
+    std::string text = sub->help();
+    // Rendered alone, a subcommand's usage line lacks the tool's name.
+    const std::string usage = "Usage: " + sub->get_name();
+    if (text.find(usage) != std::string::npos &&
+        text.find("Usage: qforge ") == std::string::npos) {
+      text.replace(text.find(usage), usage.size(),
+                   "Usage: qforge " + sub->get_name());
+    }
+    command_help[sub->get_name()] = text;
+    commands.push_back(sub->get_name());
+  }
+  help->callback([&]() {
+    if (help_topic.empty()) {
+      std::cout << top_help;
+      return;
+    }
+    const auto it = command_help.find(help_topic);
+    if (it == command_help.end()) {
+      ctx.status = qforge::UsageError(
+          absl::StrCat("help: no command '", help_topic,
+                       "' (commands: ", absl::StrJoin(commands, ", "), ")"));
+      return;
+    }
+    std::cout << it->second;
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help / --version exit 0; every other parse error is a usage error.
-    const int code = app.exit(e);
-    return code == 0 ? qforge::kExitOk : qforge::kExitUsageOrIo;
+    // --help / --version exit 0; every other parse error is a usage error,
+    // one line naming the command it was parsing.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    if (argc >= 2 && argv[1][0] != '-' && command_help.count(argv[1]) == 0 &&
+        std::string(argv[1]) != "help") {
+      return Fail(qforge::kExitUsageOrIo,
+                  absl::StrCat("unknown command '", argv[1], "' (commands: ",
+                               absl::StrJoin(commands, ", "), ")"));
+    }
+    std::string where;
+    for (const CLI::App* sub : app.get_subcommands()) {
+      where = absl::StrCat(sub->get_name(), ": ");
+    }
+    return Fail(
+        qforge::kExitUsageOrIo,
+        absl::StrCat(
+            where, e.what(), " (see qforge help", where.empty() ? "" : " ",
+            where.empty() ? "" : where.substr(0, where.size() - 2), ")"));
+  } catch (const std::bad_alloc&) {
+    return Fail(qforge::kExitUsageOrIo, "out of memory");
+  } catch (const std::length_error&) {
+    return Fail(qforge::kExitUsageOrIo, "out of memory (a size too large)");
   }
   if (!ctx.status.ok()) {
-    std::fprintf(stderr, "qforge: error: %s\n",
-                 std::string(ctx.status.message()).c_str());
+    return Fail(qforge::ExitCodeFor(ctx.status),
+                std::string(ctx.status.message()));
   }
-  return qforge::ExitCodeFor(ctx.status);
+  return qforge::kExitOk;
 }

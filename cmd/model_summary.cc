@@ -7,12 +7,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/text.h"
 #include "formats/tflite_reader.h"
 
 namespace qforge::cmd {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+// Names in a model are bytes; JSON strings must be UTF-8 (base/text.h).
+std::string Text(const std::string& s) { return EscapeInvalidUtf8(s); }
 
 bool IsConstant(const ir::Model& model, const ir::Tensor& t) {
   return t.buffer != 0 && t.buffer < model.buffers.size() &&
@@ -33,7 +37,7 @@ json QuantizationJson(const ir::Tensor& t) {
 json TensorJson(const ir::Subgraph& sg, int32_t index) {
   const ir::Tensor& t = sg.tensors[index];
   json j;
-  j["name"] = t.name;
+  j["name"] = Text(t.name);
   j["index"] = index;
   j["dtype"] = std::string(ir::DataTypeName(t.type));
   j["shape"] = t.shape_signature.empty() ? t.shape : t.shape_signature;
@@ -101,10 +105,10 @@ json SummarizeModel(const ir::Model& model, const std::string& path,
                     uint64_t file_bytes) {
   json j;
   j["schema_version"] = kInspectSchemaVersion;
-  j["file"] = path;
+  j["file"] = Text(path);
   j["file_bytes"] = file_bytes;
   j["version"] = model.version;
-  j["description"] = model.description;
+  j["description"] = Text(model.description);
   j["subgraph_count"] = model.subgraphs.size();
   json inputs = json::array(), outputs = json::array();
   if (!model.subgraphs.empty()) {
@@ -124,7 +128,7 @@ json SummarizeModel(const ir::Model& model, const std::string& path,
     for (const ir::Operator& op : sg.operators) {
       ++total_ops;
       if (op.kind == ir::OpKind::kCustom) {
-        ++custom[op.custom_code];
+        ++custom[Text(op.custom_code)];
       } else {
         ++builtin[formats::OpName(op)];
       }
@@ -136,7 +140,7 @@ json SummarizeModel(const ir::Model& model, const std::string& path,
       if (IsConstant(model, t))
         entry.second += model.buffers[t.buffer].data.size();
     }
-    subgraphs.push_back(json{{"name", sg.name},
+    subgraphs.push_back(json{{"name", Text(sg.name)},
                              {"tensors", sg.tensors.size()},
                              {"ops", sg.operators.size()}});
   }
@@ -163,11 +167,11 @@ json SummarizeModel(const ir::Model& model, const std::string& path,
   json sigs = json::array();
   for (const ir::SignatureDef& sig : model.signature_defs) {
     json s;
-    s["key"] = sig.key;
+    s["key"] = Text(sig.key);
     s["subgraph_index"] = sig.subgraph_index;
     json ins = json::array(), outs = json::array();
-    for (const ir::TensorMap& m : sig.inputs) ins.push_back(m.name);
-    for (const ir::TensorMap& m : sig.outputs) outs.push_back(m.name);
+    for (const ir::TensorMap& m : sig.inputs) ins.push_back(Text(m.name));
+    for (const ir::TensorMap& m : sig.outputs) outs.push_back(Text(m.name));
     s["inputs"] = ins;
     s["outputs"] = outs;
     sigs.push_back(s);
@@ -175,7 +179,7 @@ json SummarizeModel(const ir::Model& model, const std::string& path,
   j["signatures"] = sigs;
   json metadata = json::array();
   for (const ir::Metadata& md : model.metadata) {
-    metadata.push_back(json{{"name", md.name},
+    metadata.push_back(json{{"name", Text(md.name)},
                             {"bytes", model.buffers[md.buffer].data.size()}});
   }
   j["metadata"] = metadata;

@@ -13,6 +13,7 @@
 #include "base/status_macros.h"
 #include "calibration/calibrate.h"
 #include "calibration/range.h"
+#include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
 #include "cmd/float_region.h"
@@ -60,17 +61,21 @@ absl::StatusOr<ir::DataType> ParseIoType(const std::string& flag,
 
 absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   if (!args.report.empty() && args.data.specs.empty()) {
-    return absl::InvalidArgumentError(
+    return UsageError(
         "--report needs --data (the report runs on those samples)");
+  }
+  if (!args.report.empty() && SamePath(args.report, args.output)) {
+    return UsageError(
+        absl::StrCat("--report ", args.report, " is the output model's path"));
   }
   const bool target = !std::isnan(args.target_sqnr);
   if (target && (args.data.specs.empty() || !args.stats.empty())) {
-    return absl::InvalidArgumentError(
+    return UsageError(
         "--target-sqnr needs --data (it calibrates on part of the samples "
         "and checks on the rest), not --stats");
   }
   if (target && args.target_steps < 0) {
-    return absl::InvalidArgumentError("--target-steps must be >= 0");
+    return UsageError("--target-steps must be >= 0");
   }
   quantizer::QuantizeOptions options;
   std::string scheme = args.scheme;
@@ -84,9 +89,9 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
             args.recipe));
     if (recipe.scheme.has_value()) {
       if (!scheme.empty() && scheme != *recipe.scheme) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--scheme ", scheme, " contradicts ", args.recipe,
-                         "'s scheme ", *recipe.scheme));
+        return UsageError(absl::StrCat("--scheme ", scheme, " contradicts ",
+                                       args.recipe, "'s scheme ",
+                                       *recipe.scheme));
       }
       scheme = *recipe.scheme;
     }
@@ -121,8 +126,34 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   }
   const bool needs_stats = options.scheme == quantizer::Scheme::kInt8 ||
                            options.scheme == quantizer::Scheme::kInt16x8;
-  std::optional<calibration::StatsFile> stats;
+  if (needs_stats && args.stats.empty() && args.data.specs.empty()) {
+    return UsageError(absl::StrCat("--scheme ", scheme,
+                                   " needs --stats STATS or --data SPEC"));
+  }
+  // Outputs are checked before any work: not an input (model, stats, data
+  // files), and writable. Nothing appears at either path before both are
+  // complete.
+  std::vector<std::string> inputs = {args.model, args.stats};
   std::optional<formats::SampleSource> data;
+  if (!args.data.specs.empty()) {
+    ASSIGN_OR_RETURN(data, OpenData(args.data, model, flags.quiet));
+    for (std::string& path : DataInputPaths(args.data, *data)) {
+      inputs.push_back(std::move(path));
+    }
+  }
+  ASSIGN_OR_RETURN(PendingFile out_file,
+                   PendingFile::Create(args.output, inputs));
+  std::optional<PendingFile> report_file;
+  if (!args.report.empty()) {
+    ASSIGN_OR_RETURN(report_file, PendingFile::Create(args.report, inputs));
+  }
+  std::optional<PendingFile> recipe_file;
+  if (!args.save_recipe.empty()) {
+    inputs.push_back(args.recipe);
+    ASSIGN_OR_RETURN(recipe_file,
+                     PendingFile::Create(args.save_recipe, inputs));
+  }
+  std::optional<calibration::StatsFile> stats;
   std::vector<int64_t> check;  // --target-sqnr's check set
   if (!args.stats.empty()) {
     ASSIGN_OR_RETURN(stats, calibration::ReadStatsFile(args.stats));
@@ -133,13 +164,15 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
                        stats->fingerprint.model_hash, "; ", args.model,
                        " hashes to ", hash, ")"));
     }
-    if (stats->fingerprint.shard_count != 1) {
+    if (!calibration::StatsComplete(*stats)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          args.stats,
-          ": covers only shards of the data; merge all shards first"));
+          args.stats, ": covers ", stats->fingerprint.shards.size(), " of ",
+          stats->fingerprint.shard_count,
+          " shards of the data; merge all shards first"));
     }
-  } else if (!args.data.specs.empty() && needs_stats) {
-    ASSIGN_OR_RETURN(data, OpenData(args.data, model, flags.quiet));
+    RETURN_IF_ERROR(
+        calibration::CheckStatsMatchModel(*stats, model, args.stats));
+  } else if (data.has_value() && needs_stats) {
     calibration::CalibrateOptions co;
     if (target) {
       // Every 4th sample (3, 7, 11, ...) is the check set; fewer than 4
@@ -171,9 +204,6 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
       for (const std::string& note : UncalibratedNotes(model))
         std::fprintf(stderr, "calibrate: %s\n", note.c_str());
     }
-  } else if (needs_stats) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--scheme ", scheme, " needs --stats STATS or --data SPEC"));
   }
   // The default range method: MSE-optimal clipping when the histograms hold
   // every value (--data, or qforge calibrate --histogram-stride 1); minmax
@@ -231,24 +261,16 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   write.drop_unused = true;
   ASSIGN_OR_RETURN(std::vector<uint8_t> out,
                    formats::SerializeTflite(result->model, write));
-  const std::string inputs[] = {args.model, args.stats};
-  RETURN_IF_ERROR(
-      WriteFileAtomic(args.output, absl::Span<const uint8_t>(out), inputs));
-  if (!args.save_recipe.empty()) {
+  RETURN_IF_ERROR(out_file.Write(out));
+  if (recipe_file.has_value()) {
     if (result->op_choices.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--save-recipe: scheme ", scheme, " has no per-op precision"));
+      return UsageError(absl::StrCat("--save-recipe: scheme ", scheme,
+                                     " has no per-op precision"));
     }
-    const std::string json = quantizer::RecipeJson(scheme, result->op_choices);
-    const std::string recipe_inputs[] = {args.model, args.stats, args.output,
-                                         args.recipe};
-    RETURN_IF_ERROR(WriteFileAtomic(
-        args.save_recipe,
-        absl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(json.data()),
-                                  json.size()),
-        recipe_inputs));
+    RETURN_IF_ERROR(
+        recipe_file->Write(quantizer::RecipeJson(scheme, result->op_choices)));
   }
-  if (!args.report.empty()) {
+  if (report_file.has_value()) {
     // The model as written (unused tensors dropped), on the calibration
     // data.
     ASSIGN_OR_RETURN(ir::Model written, formats::ParseTflite(out, args.output));
@@ -260,11 +282,13 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     run.data_notes = !(needs_stats && args.stats.empty());  // said once
     ASSIGN_OR_RETURN(report::Report r,
                      MakeReport(model, written, args.data, run));
-    const std::string report_inputs[] = {args.model, args.stats, args.output};
-    RETURN_IF_ERROR(WriteFileAtomic(
-        args.report, report::Render(r, report::FormatForPath(args.report)),
-        report_inputs));
+    RETURN_IF_ERROR(report_file->Write(
+        report::Render(r, report::FormatForPath(args.report))));
   }
+  // Both complete: the model, then its report, take their names.
+  RETURN_IF_ERROR(out_file.Commit());
+  if (report_file.has_value()) RETURN_IF_ERROR(report_file->Commit());
+  if (recipe_file.has_value()) RETURN_IF_ERROR(recipe_file->Commit());
   if (!flags.quiet) {
     std::fprintf(stderr,
                  "quantize (%s, %s): %d ops quantized, %zu kept float\n",
@@ -297,14 +321,26 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   sub->add_option("-o,--output", args->output, "The quantized model")
       ->required();
   sub->add_option("--method", args->method,
-                  "Range method: minmax|percentile:P|kl|mse (default: mse "
-                  "when the histograms are exact, else minmax)");
+                  "Range method: minmax|percentile:P|kl|mse")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            absl::StatusOr<calibration::RangeSpec> spec =
+                calibration::ParseRangeMethod(text);
+            return spec.ok() ? ""
+                             : "expected minmax, percentile:P (50 < P <= "
+                               "100), kl or mse";
+          },
+          "METHOD"))
+      ->default_str("mse when the histograms are exact, else minmax");
   sub->add_option("--scheme", args->scheme,
                   "int8|int16x8|dynamic|float16 (default: the recipe's, "
-                  "else int8)");
-  sub->add_option("--input-type", args->input_type, "float32|int8|uint8|int16");
+                  "else int8)")
+      ->check(CLI::IsMember({"int8", "int16x8", "dynamic", "float16"}));
+  sub->add_option("--input-type", args->input_type, "float32|int8|uint8|int16")
+      ->check(CLI::IsMember({"float32", "int8", "uint8", "int16"}));
   sub->add_option("--output-type", args->output_type,
-                  "float32|int8|uint8|int16");
+                  "float32|int8|uint8|int16")
+      ->check(CLI::IsMember({"float32", "int8", "uint8", "int16"}));
   sub->add_option(
       "--exclude-op,--float-op", args->exclude,
       "Keep ops float: op index, op type, output tensor name, re:REGEX");
@@ -330,12 +366,14 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                 "Fail (exit 3) if any op stays float");
   sub->add_flag("--fc-per-tensor", args->fc_per_tensor,
                 "FULLY_CONNECTED weights per tensor instead of per channel");
-  sub->add_option("--threads", args->threads,
-                  "Calibration threads (with --data)");
+  AddThreadsOption(sub, args->threads, "Calibration threads (with --data)");
   sub->add_option("--report", args->report,
                   "Also write a quantization report of the new model on the "
                   "--data samples (format from the extension: .txt, .json, "
                   ".md, .html)");
+  SetExample(sub,
+             "qforge quantize model.tflite --data 'calib/*.jpg' --scale "
+             "0.003921569 -o model_int8.tflite --report report.html");
   sub->callback([args, &ctx]() { ctx.status = RunQuantize(*args, ctx.flags); });
 }
 

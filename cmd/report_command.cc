@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/exit_codes.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
+#include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
 #include "cmd/progress.h"
@@ -48,15 +50,23 @@ absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
   run.quant_label = args.quant_model;
   run.threads = args.threads;
   run.quiet = flags.quiet;
+  std::optional<PendingFile> out;
+  if (!args.output.empty()) {
+    // Before the run: an output that cannot be written fails now (and
+    // MakeReport refuses it if it is a data file).
+    const std::string inputs[] = {args.float_model, args.quant_model};
+    ASSIGN_OR_RETURN(out, PendingFile::Create(args.output, inputs));
+  }
+  if (out.has_value()) run.outputs.push_back(out->path());
   ASSIGN_OR_RETURN(report::Report r,
                    MakeReport(float_model, quant_model, args.data, run));
   const std::string text = report::Render(r, format);
-  if (args.output.empty()) {
+  if (!out.has_value()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
   } else {
-    const std::string inputs[] = {args.float_model, args.quant_model};
-    RETURN_IF_ERROR(WriteFileAtomic(args.output, text, inputs));
+    RETURN_IF_ERROR(out->Write(text));
+    RETURN_IF_ERROR(out->Commit());
   }
   return CheckMinSqnr(r, args.min_sqnr);
 }
@@ -75,13 +85,19 @@ void RegisterReport(CLI::App& app, CommandContext& ctx) {
   AddDataFlags(sub, args->data, /*required=*/true);
   sub->add_option("--format", args->format,
                   "text|json|md|html (default: from -o's extension, else "
-                  "text)");
+                  "text)")
+      ->check(CLI::IsMember({"text", "json", "md", "html"}))
+      ->default_str("from -o, else text");
   sub->add_option("-o,--output", args->output,
                   "Write the report here (default: stdout)");
   sub->add_option("--min-sqnr", args->min_sqnr,
-                  "Exit 4 when any output's SQNR is below DB");
-  sub->add_option("--threads", args->threads,
-                  "Samples run in parallel (default: all cores)");
+                  "Exit 4 when any output's SQNR is below DB")
+      ->check(FiniteNumber())
+      ->default_str("none");
+  AddThreadsOption(sub, args->threads, "Samples run in parallel");
+  SetExample(sub,
+             "qforge report model.tflite model_int8.tflite --data 'val/*.jpg' "
+             "--scale 0.003921569 -o report.html --min-sqnr 25");
   sub->callback([args, &ctx]() { ctx.status = RunReport(*args, ctx.flags); });
 }
 

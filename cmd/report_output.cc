@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/exit_codes.h"
+#include "base/file_io.h"
 #include "cmd/progress.h"
 #include "report/render.h"
 
@@ -34,6 +35,14 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
     if (!q.ok()) return source.status();  // the float model's complaint
     source = std::move(q);
     options.data_for_quant_model = true;
+  }
+  for (const std::string& data_path : DataInputPaths(data, *source)) {
+    for (const std::string& out : run.outputs) {
+      if (SamePath(out, data_path)) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            out, ": refusing to overwrite an input file (", data_path, ")"));
+      }
+    }
   }
   Progress progress("report", run.quiet);
   options.progress = [&progress](int64_t d, int64_t t) {

@@ -7,6 +7,7 @@
 #define QFORGE_CMD_REPORT_OUTPUT_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "cmd/data_flags.h"
@@ -22,6 +23,8 @@ struct ReportRun {
   // Print the data layer's notes (wav remainders); off when the caller
   // opened the same data already and printed them.
   bool data_notes = true;
+  // Files the command will write: refused if one is a data file.
+  std::vector<std::string> outputs;
 };
 
 // The data are opened for the float model; when that fails and the

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
+#include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
 #include "cmd/progress.h"
@@ -60,6 +61,8 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   ASSIGN_OR_RETURN(ir::Model model, formats::ReadTfliteFile(args.model));
   ASSIGN_OR_RETURN(formats::SampleSource data,
                    OpenData(args.data, model, flags.quiet));
+  std::vector<std::string> inputs = DataInputPaths(args.data, data);
+  inputs.push_back(args.model);
   if (data.size() == 0) {
     return absl::InvalidArgumentError("the data set has no samples");
   }
@@ -94,9 +97,12 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
     return absl::UnavailableError(absl::StrCat(
         args.output_dir, ": cannot create folder: ", ec.message()));
   }
-  const std::string inputs[] = {args.model};
   if (!args.save_inputs.empty()) {
     std::filesystem::create_directories(args.save_inputs, ec);
+    if (ec) {
+      return absl::UnavailableError(absl::StrCat(
+          args.save_inputs, ": cannot create folder: ", ec.message()));
+    }
     for (size_t k = 0; k < saved.size(); ++k) {
       ASSIGN_OR_RETURN(ir::HostTensor stacked,
                        Stack(saved[k], static_cast<int>(k), /*new_axis=*/true));
@@ -132,7 +138,10 @@ void RegisterRun(CLI::App& app, CommandContext& ctx) {
                   "sample as the input's shape, N samples as [N, ...shape] "
                   "(LiteRT's run_model.mjs takes them as they are, with "
                   "--samples for N)");
-  sub->add_option("--threads", args->threads, "Threads (default: all cores)");
+  AddThreadsOption(sub, args->threads, "Threads");
+  SetExample(sub,
+             "qforge run model.tflite --data x.npy --output-dir out/  "
+             "(writes out/output_0.npy, ...)");
   sub->callback([args, &ctx]() { ctx.status = RunRun(*args, ctx.flags); });
 }
 

@@ -219,8 +219,17 @@ std::string Planner::Structural(size_t i, const OpQuantSpec& spec) const {
     if (T(o).type != ir::DataType::kFloat32) {
       return absl::StrCat("output '", T(o).name, "' is not float32");
     }
-    const bool own = spec.output == OutputRule::kOwnRange ||
-                     spec.output == OutputRule::kSharedInputs;
+    // kSameAsInput takes the output's own range when no input is an
+    // activation (a statistics file may lack any tensor).
+    bool activation_input = false;
+    for (size_t j = 0; j < op.inputs.size(); ++j) {
+      activation_input |=
+          op.inputs[j] >= 0 && RoleOf(spec, j) == Role::kActivation;
+    }
+    const bool own =
+        spec.output == OutputRule::kOwnRange ||
+        spec.output == OutputRule::kSharedInputs ||
+        (spec.output == OutputRule::kSameAsInput && !activation_input);
     if (own && !HasStats(o)) {
       return absl::StrCat("no calibration statistics for output '", T(o).name,
                           "'");
@@ -504,8 +513,9 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
         out = *shared;
         break;
       case OutputRule::kSameAsInput:
-        out = first_activation.value_or(
-            ParamsOf(o, precision, StatsRange(o, precision)));
+        out = first_activation.has_value()
+                  ? *first_activation
+                  : ParamsOf(o, precision, StatsRange(o, precision));
         break;
       case OutputRule::kFixed:
         out =

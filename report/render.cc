@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/text.h"
 
 namespace qforge::report {
 
@@ -29,16 +30,45 @@ Format FormatForPath(const std::string& path) {
   return Format::kText;
 }
 
+namespace {
+
+// Names come from the models' files and paths from the command line: any
+// bytes. Every format gets them as valid UTF-8 (base/text.h), so JSON
+// serialisation cannot fail and HTML/Markdown stay well formed.
+Report WithTextNames(const Report& report) {
+  Report r = report;
+  for (std::string* s : {&r.float_model, &r.quant_model}) {
+    *s = EscapeInvalidUtf8(*s);
+  }
+  for (LayerReport& l : r.layers) {
+    for (std::string* s : {&l.name, &l.float_name, &l.op, &l.dtype}) {
+      *s = EscapeInvalidUtf8(*s);
+    }
+  }
+  for (OutputReport& o : r.outputs) {
+    for (std::string* s : {&o.name, &o.dtype}) *s = EscapeInvalidUtf8(*s);
+  }
+  for (FloatOp& f : r.float_ops) {
+    for (std::string* s : {&f.op, &f.output, &f.reason}) {
+      *s = EscapeInvalidUtf8(*s);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
 std::string Render(const Report& report, Format format) {
+  const Report r = WithTextNames(report);
   switch (format) {
     case Format::kText:
-      return RenderText(report);
+      return RenderText(r);
     case Format::kJson:
-      return RenderJson(report);
+      return RenderJson(r);
     case Format::kMarkdown:
-      return RenderMarkdown(report);
+      return RenderMarkdown(r);
     case Format::kHtml:
-      return RenderHtml(report);
+      return RenderHtml(r);
   }
   return "";
 }

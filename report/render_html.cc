@@ -42,7 +42,11 @@ std::string Esc(const std::string& s) {
 
 std::string Shorten(const std::string& s, size_t n) {
   if (s.size() <= n) return s;
-  return "..." + s.substr(s.size() - (n - 3));
+  size_t start = s.size() - (n - 3);
+  // Not inside a UTF-8 sequence (continuation bytes are 10xxxxxx).
+  while (start < s.size() && (static_cast<uint8_t>(s[start]) & 0xC0) == 0x80)
+    ++start;
+  return "..." + s.substr(start);
 }
 
 const char* SqnrColor(double db) {

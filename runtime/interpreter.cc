@@ -32,11 +32,15 @@ size_t AlignUp(size_t n) {
 // 64-byte aligned heap memory whose content is not preserved on growth.
 class AlignedBuffer {
  public:
+  // nullptr when the allocation fails (the buffer is then empty).
   uint8_t* Reserve(size_t bytes) {
     if (bytes > capacity_) {
-      capacity_ = AlignUp(std::max<size_t>(bytes, 1));
-      ptr_.reset(
-          static_cast<uint8_t*>(std::aligned_alloc(kAlignment, capacity_)));
+      ptr_.reset();
+      capacity_ = 0;
+      if (bytes > SIZE_MAX - kAlignment) return nullptr;
+      const size_t want = AlignUp(std::max<size_t>(bytes, 1));
+      ptr_.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlignment, want)));
+      if (ptr_ != nullptr) capacity_ = want;
     }
     return ptr_.get();
   }
@@ -90,19 +94,111 @@ struct SubgraphExec {
   size_t arena_bytes = 0;
 };
 
-absl::StatusOr<size_t> TensorBytes(const RtTensor& t) {
-  // A resource tensor holds an int32 handle per element (as in TFLite).
-  if (t.type == ir::DataType::kResource) {
-    return static_cast<size_t>(t.NumElements()) * sizeof(int32_t);
+// Bytes of `t`'s data for its current shape. Fails on an unknown (-1) or
+// overflowing shape, and past `limit` bytes (when > 0), naming the tensor:
+// shapes come from the file or from kernels' prepare, and must not reach an
+// allocation or a memcpy unchecked.
+absl::StatusOr<size_t> TensorBytes(const RtTensor& t, int64_t limit = 0) {
+  int64_t n = 1;
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    const int64_t d = t.shape[i];
+    if (d < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "tensor '", t.name(), "' has shape ", DimsString(t.shape),
+          ": dimension ", i, " is unknown where its size is needed"));
+    }
+    // 8 bytes per element at most: the byte count must fit too.
+    if (d != 0 && n > (INT64_MAX / 8) / d) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "tensor '", t.name(), "' has shape ", DimsString(t.shape),
+          ", more elements than int64 holds"));
+    }
+    n *= d;
   }
+  // A resource tensor holds an int32 handle per element (as in TFLite).
   const std::optional<int64_t> bytes =
-      ir::DenseByteSize(t.type, t.NumElements());
+      t.type == ir::DataType::kResource
+          ? std::optional<int64_t>(n * static_cast<int64_t>(sizeof(int32_t)))
+          : ir::DenseByteSize(t.type, n);
   if (!bytes.has_value() || *bytes < 0) {
     return absl::UnimplementedError(
         absl::StrCat("tensor '", t.name(), "' has type ",
                      ir::DataTypeName(t.type), ", which qforge cannot run"));
   }
+  if (limit > 0 && *bytes > limit) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor '", t.name(), "' ", ir::DataTypeName(t.type),
+                     DimsString(t.shape), " needs ", *bytes,
+                     " bytes, more than the ", limit, " a tensor may take"));
+  }
   return static_cast<size_t>(*bytes);
+}
+
+// Gives `rt` the buffer's memory for `bytes` (bytes = the buffer's capacity).
+absl::Status Reserve(AlignedBuffer& buffer, RtTensor& rt, size_t bytes) {
+  uint8_t* data = buffer.Reserve(bytes);
+  if (data == nullptr && bytes > 0) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "tensor '", rt.name(), "' ", ir::DataTypeName(rt.type),
+        DimsString(rt.shape), ": cannot allocate ", bytes, " bytes"));
+  }
+  rt.data = data;
+  rt.bytes = buffer.capacity();
+  return absl::OkStatus();
+}
+
+// An op may read input `k` (`t`): its shape is known, and its data is
+// there and large enough. Constants with dynamic dims, variables resized by
+// an earlier op, and tensors no op writes would otherwise be read out of
+// bounds.
+absl::Status CheckReadable(const ir::Operator& op, int subgraph, int index,
+                           size_t k, const RtTensor& t) {
+  auto error = [&](const std::string& rule) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "subgraph ", subgraph, " op ", index, " (", op.DisplayName(),
+        "): input ", k, " '", t.name(), "' ", rule));
+  };
+  absl::StatusOr<size_t> bytes = TensorBytes(t);
+  if (!bytes.ok()) {
+    if (absl::IsUnimplemented(bytes.status())) return absl::OkStatus();
+    return error(absl::StrCat(DimsString(t.shape),
+                              " has no size: no op computes its shape"));
+  }
+  if (*bytes == 0) return absl::OkStatus();
+  // A sparse constant holds its compressed values; DENSIFY (or a kernel
+  // that reads the format) checks them against its sparsity metadata.
+  if (t.ir->sparsity.has_value() && t.data != nullptr) {
+    return absl::OkStatus();
+  }
+  if (t.data == nullptr) {
+    return error(
+        "has no value: no earlier op writes it, and it is neither an input "
+        "of the subgraph nor a constant");
+  }
+  if (*bytes > t.bytes) {
+    return error(absl::StrCat("holds ", t.bytes, " bytes, but its shape ",
+                              DimsString(t.shape), " of ",
+                              ir::DataTypeName(t.type), " needs ", *bytes));
+  }
+  return absl::OkStatus();
+}
+
+// Output `k` of subgraph `subgraph` (`t`) holds a value once its ops ran: a
+// file can name as output a tensor no op writes, whose data would be read
+// (copied to the caller, or to a control-flow op's output) from nowhere.
+absl::Status CheckOutputWritten(int subgraph, size_t k, const RtTensor& t) {
+  absl::StatusOr<size_t> bytes = TensorBytes(t);
+  if (!bytes.ok() && absl::IsUnimplemented(bytes.status())) {
+    return absl::OkStatus();
+  }
+  if (!bytes.ok() || (*bytes > 0 && (t.data == nullptr || *bytes > t.bytes))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "subgraph ", subgraph, " output ", k, " '", t.name(), "' ",
+        DimsString(t.shape),
+        " has no value: no op writes it, and it is neither an input of the "
+        "subgraph nor a constant"));
+  }
+  return absl::OkStatus();
 }
 
 Dims ToDims(const std::vector<int32_t>& v) { return Dims(v.begin(), v.end()); }
@@ -137,6 +233,9 @@ class Interpreter::Impl : public SubgraphRunner {
   }
   ir::HostTensor* Resource(const std::string& key) override {
     return &resources_[key];
+  }
+  int64_t MaxLoopIterations() const override {
+    return options_.max_loop_iterations;
   }
 
   SubgraphExec& entry() { return execs_[options_.subgraph]; }
@@ -285,8 +384,9 @@ absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
   // Variables and their initial values.
   for (size_t t = 0; t < n; ++t) {
     if (exec.storage[t] != Storage::kVariable) continue;
-    ASSIGN_OR_RETURN(size_t bytes, TensorBytes(exec.tensors[t]));
-    exec.tensors[t].data = exec.owned[t].Reserve(bytes);
+    ASSIGN_OR_RETURN(size_t bytes,
+                     TensorBytes(exec.tensors[t], options_.max_tensor_bytes));
+    RETURN_IF_ERROR(Reserve(exec.owned[t], exec.tensors[t], bytes));
     exec.tensors[t].bytes = bytes;
   }
   return absl::OkStatus();
@@ -316,7 +416,7 @@ absl::Status Interpreter::Impl::FoldConstants(SubgraphExec& exec) {
 
 absl::Status Interpreter::Impl::Allocate(SubgraphExec& exec, int t) {
   RtTensor& rt = exec.tensors[t];
-  ASSIGN_OR_RETURN(size_t bytes, TensorBytes(rt));
+  ASSIGN_OR_RETURN(size_t bytes, TensorBytes(rt, options_.max_tensor_bytes));
   if (exec.storage[t] == Storage::kActivation && exec.plan_valid &&
       exec.arena_offset[t] >= 0 && bytes <= exec.arena_capacity[t]) {
     rt.data = exec.arena.data() + exec.arena_offset[t];
@@ -324,9 +424,7 @@ absl::Status Interpreter::Impl::Allocate(SubgraphExec& exec, int t) {
     return absl::OkStatus();
   }
   if (exec.storage[t] == Storage::kActivation) exec.plan_dirty = true;
-  rt.data = exec.owned[t].Reserve(bytes);
-  rt.bytes = exec.owned[t].capacity();
-  return absl::OkStatus();
+  return Reserve(exec.owned[t], rt, bytes);
 }
 
 absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
@@ -337,6 +435,10 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   outputs.reserve(op.outputs.size());
   for (int32_t in : op.inputs) {
     inputs.push_back(in >= 0 ? &exec.tensors[in] : nullptr);
+    if (in >= 0) {
+      RETURN_IF_ERROR(CheckReadable(op, exec.index, i, inputs.size() - 1,
+                                    exec.tensors[in]));
+    }
   }
   for (int32_t out : op.outputs) outputs.push_back(&exec.tensors[out]);
   OpContext ctx(op, exec.index, i, inputs, outputs, &pool_, this, &slot.state);
@@ -379,12 +481,24 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
     }
   }
   for (int32_t out : op.outputs) {
-    if (exec.storage[out] == Storage::kVariable) continue;
+    if (exec.storage[out] == Storage::kVariable) {
+      // Written in place: the prepared shape must fit its storage.
+      const RtTensor& rt = exec.tensors[out];
+      ASSIGN_OR_RETURN(size_t bytes, TensorBytes(rt));
+      if (bytes > rt.bytes) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "subgraph ", exec.index, " op ", i, " (", op.DisplayName(),
+            "): output variable '", rt.name(), "' holds ", rt.bytes,
+            " bytes, but the op gives it shape ", DimsString(rt.shape), " of ",
+            ir::DataTypeName(rt.type), " (", bytes, " bytes)"));
+      }
+      continue;
+    }
     if (folding) {
       RtTensor& rt = exec.tensors[out];
-      ASSIGN_OR_RETURN(size_t bytes, TensorBytes(rt));
-      rt.data = exec.owned[out].Reserve(bytes);
-      rt.bytes = exec.owned[out].capacity();
+      ASSIGN_OR_RETURN(size_t bytes,
+                       TensorBytes(rt, options_.max_tensor_bytes));
+      RETURN_IF_ERROR(Reserve(exec.owned[out], rt, bytes));
     } else {
       RETURN_IF_ERROR(Allocate(exec, out));
     }
@@ -416,10 +530,15 @@ void Interpreter::Impl::ResetForRun(SubgraphExec& exec) {
             !it.quantization->zero_point.empty()) {
           fill = static_cast<int>(it.quantization->zero_point[0]);
         }
+        // An empty variable has no memory (memset/memcpy on null is UB
+        // even for 0 bytes; found by the model fuzzer).
+        if (rt.bytes == 0) break;
         std::memset(rt.data, fill, rt.bytes);
         if (it.buffer != 0 && it.buffer < model_.buffers.size()) {
           const std::vector<uint8_t>& init = model_.buffers[it.buffer].data;
-          std::memcpy(rt.data, init.data(), std::min(init.size(), rt.bytes));
+          if (!init.empty()) {
+            std::memcpy(rt.data, init.data(), std::min(init.size(), rt.bytes));
+          }
         }
         break;
       }
@@ -460,9 +579,10 @@ void Interpreter::Impl::Plan(SubgraphExec& exec) {
     exec.arena_offset[items[k].id] = static_cast<int64_t>(plan.offsets[k]);
     exec.arena_capacity[items[k].id] = items[k].bytes;
   }
-  exec.arena.Reserve(plan.total_bytes);
-  exec.arena_bytes = plan.total_bytes;
-  exec.plan_valid = true;
+  // Without the arena, tensors keep their own buffers (and the next run
+  // plans again).
+  exec.plan_valid = exec.arena.Reserve(plan.total_bytes) != nullptr;
+  exec.arena_bytes = exec.plan_valid ? plan.total_bytes : 0;
   exec.plan_dirty = false;
 }
 
@@ -482,22 +602,18 @@ absl::Status Interpreter::Impl::ResizeTensor(RtTensor* tensor, Dims shape) {
   int index = -1;
   SubgraphExec* exec = Owner(tensor, &index);
   tensor->shape = std::move(shape);
-  ASSIGN_OR_RETURN(size_t bytes, TensorBytes(*tensor));
+  ASSIGN_OR_RETURN(size_t bytes,
+                   TensorBytes(*tensor, options_.max_tensor_bytes));
   if (exec == nullptr) {
     // A tensor a kernel owns: its storage lives as long as the interpreter.
     if (bytes <= tensor->bytes && tensor->data != nullptr)
       return absl::OkStatus();
-    AlignedBuffer& buffer = external_[tensor];
-    tensor->data = buffer.Reserve(bytes);
-    tensor->bytes = buffer.capacity();
-    return absl::OkStatus();
+    return Reserve(external_[tensor], *tensor, bytes);
   }
   if (bytes <= tensor->bytes && tensor->data != nullptr)
     return absl::OkStatus();
   if (exec->storage[index] == Storage::kActivation) exec->plan_dirty = true;
-  tensor->data = exec->owned[index].Reserve(bytes);
-  tensor->bytes = exec->owned[index].capacity();
-  return absl::OkStatus();
+  return Reserve(exec->owned[index], *tensor, bytes);
 }
 
 absl::Status Interpreter::Impl::InvokeSubgraph(
@@ -526,16 +642,22 @@ absl::Status Interpreter::Impl::InvokeSubgraph(
           ir::DataTypeName(dst.type), ", the caller passes ",
           ir::DataTypeName(inputs[i]->type)));
     }
-    dst.shape = inputs[i]->shape;
-    ASSIGN_OR_RETURN(size_t bytes, TensorBytes(dst));
     if (exec.storage[t] == Storage::kVariable ||
         exec.storage[t] == Storage::kConstant) {
       return absl::InvalidArgumentError(absl::StrCat(
           "subgraph ", index, " input '", dst.name(), "' is not writable"));
     }
+    ASSIGN_OR_RETURN(size_t given, TensorBytes(*inputs[i]));
+    if (given > inputs[i]->bytes || (given > 0 && inputs[i]->data == nullptr)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "subgraph ", index, " input ", i, ": the caller's tensor '",
+          inputs[i]->name(), "' has no value of shape ",
+          DimsString(inputs[i]->shape)));
+    }
+    dst.shape = inputs[i]->shape;
+    ASSIGN_OR_RETURN(size_t bytes, TensorBytes(dst, options_.max_tensor_bytes));
     exec.storage[t] = Storage::kInput;
-    dst.data = exec.owned[t].Reserve(bytes);
-    dst.bytes = exec.owned[t].capacity();
+    RETURN_IF_ERROR(Reserve(exec.owned[t], dst, bytes));
     if (bytes > 0) std::memcpy(dst.data, inputs[i]->data, bytes);
   }
   for (size_t t = 0; t < exec.tensors.size(); ++t) {
@@ -544,6 +666,9 @@ absl::Status Interpreter::Impl::InvokeSubgraph(
   RETURN_IF_ERROR(RunOps(exec));
   for (size_t i = 0; i < outputs.size(); ++i) {
     const RtTensor& src = exec.tensors[sg.outputs[i]];
+    const bool skipped =
+        exec.storage[static_cast<size_t>(sg.outputs[i])] == Storage::kSkipped;
+    if (!skipped) RETURN_IF_ERROR(CheckOutputWritten(index, i, src));
     if (outputs[i]->type != src.type) {
       return absl::InvalidArgumentError(absl::StrCat(
           "subgraph ", index, " output ", i, " '", src.name(), "' is ",
@@ -552,6 +677,13 @@ absl::Status Interpreter::Impl::InvokeSubgraph(
     }
     RETURN_IF_ERROR(ResizeTensor(outputs[i], src.shape));
     ASSIGN_OR_RETURN(size_t bytes, TensorBytes(src));
+    if (skipped || src.data == nullptr) {
+      // Never computed (skip_unrunnable): reads as zeros.
+      if (bytes > 0 && outputs[i]->data != nullptr) {
+        std::memset(outputs[i]->data, 0, std::min(bytes, outputs[i]->bytes));
+      }
+      continue;
+    }
     if (bytes > 0 && outputs[i]->data != src.data) {
       std::memmove(outputs[i]->data, src.data, bytes);
     }
@@ -612,8 +744,7 @@ absl::Status Interpreter::Impl::RunChecked(absl::Span<const InputView> inputs,
     RtTensor& rt = exec.tensors[t];
     // A variable that is also an input starts the run from the given value.
     rt.shape = inputs[i].shape;
-    rt.data = exec.owned[t].Reserve(inputs[i].bytes);
-    rt.bytes = exec.owned[t].capacity();
+    RETURN_IF_ERROR(Reserve(exec.owned[t], rt, inputs[i].bytes));
     if (inputs[i].bytes > 0)
       std::memcpy(rt.data, inputs[i].data, inputs[i].bytes);
   }
@@ -624,7 +755,16 @@ absl::Status Interpreter::Impl::RunChecked(absl::Span<const InputView> inputs,
   }
   absl::Status status = RunOps(exec);
   observer_ = nullptr;
-  return status;
+  RETURN_IF_ERROR(status);
+  for (size_t k = 0; k < sg.outputs.size(); ++k) {
+    // An output of a skipped op (skip_unrunnable) is never computed.
+    if (exec.storage[static_cast<size_t>(sg.outputs[k])] == Storage::kSkipped) {
+      continue;
+    }
+    RETURN_IF_ERROR(
+        CheckOutputWritten(exec.index, k, exec.tensors[sg.outputs[k]]));
+  }
+  return absl::OkStatus();
 }
 
 int64_t Interpreter::Impl::SplitBatch(
@@ -693,9 +833,9 @@ absl::Status Interpreter::Impl::RunSplit(
         shape[0] = batch;
         if (!outputs_ready) {
           dst.shape = shape;
-          ASSIGN_OR_RETURN(size_t bytes, TensorBytes(dst));
-          dst.data = exec.owned[sg.outputs[k]].Reserve(bytes);
-          dst.bytes = exec.owned[sg.outputs[k]].capacity();
+          ASSIGN_OR_RETURN(size_t bytes,
+                           TensorBytes(dst, options_.max_tensor_bytes));
+          RETURN_IF_ERROR(Reserve(exec.owned[sg.outputs[k]], dst, bytes));
         } else if (dst.shape != shape) {
           return absl::InternalError(absl::StrCat(
               "batch split: samples give different shapes for output '",

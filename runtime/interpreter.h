@@ -42,6 +42,13 @@ struct InterpreterOptions {
   // leave the skipped ops' outputs unset (model outputs among them read as
   // zeros). For calibration around ops qforge cannot run.
   bool skip_unrunnable = false;
+  // Bytes one tensor may take; a larger one fails the run (InvalidArgument
+  // naming it) instead of being allocated. 0: only what int64 and the
+  // allocator allow. The fuzzers set a small bound.
+  int64_t max_tensor_bytes = 0;
+  // Iterations of one WHILE evaluation before it fails: a loop whose
+  // condition never turns false is an error, not a hang.
+  int64_t max_loop_iterations = int64_t{1} << 24;
 };
 
 class TensorObserver {

@@ -49,6 +49,8 @@ class SubgraphRunner {
   // Storage of the resource variable `key` (VAR_HANDLE's container and
   // shared_name); created empty on first use, cleared at every Run.
   virtual ir::HostTensor* Resource(const std::string& key) = 0;
+  // InterpreterOptions::max_loop_iterations; 0: no bound.
+  virtual int64_t MaxLoopIterations() const { return 0; }
 };
 
 class OpContext {
@@ -113,6 +115,8 @@ class OpContext {
   ir::HostTensor* Resource(const std::string& key) const {
     return runner_->Resource(key);
   }
+
+  int64_t MaxLoopIterations() const { return runner_->MaxLoopIterations(); }
 
   ThreadPool& pool() const { return *pool_; }
   int subgraph_index() const { return subgraph_; }

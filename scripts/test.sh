@@ -2,7 +2,7 @@
 # The whole test suite: install what is missing, build, run every test.
 #   scripts/test.sh           release build: unit, corpus and interop tests
 #   scripts/test.sh --asan    ASan+UBSan build: unit tests
-#   scripts/test.sh --fuzz S  libFuzzer build: S seconds on the reader
+#   scripts/test.sh --fuzz S  libFuzzer build: S seconds on each fuzz target
 #   scripts/test.sh --long    also the long sweeps (label "long")
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,13 +30,33 @@ case "$mode" in
       ctest --test-dir build-asan -j"$(nproc)" --output-on-failure -L unit
     ;;
   fuzz)
-    bash scripts/build.sh fuzz tflite_reader_fuzzer
-    corpus=$(mktemp -d)
-    cp testdata/models/*.tflite "$corpus/"
-    build-fuzz/tests/tflite_reader_fuzzer -max_total_time="$fuzz_seconds" \
-      -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-      "$corpus" 2>&1 | tail -n 15
-    test "${PIPESTATUS[0]}" -eq 0
-    echo "1 passed, 0 failed"
+    # Every libFuzzer target (tests/fuzz/targets.sh) for S seconds each,
+    # seeded from testdata/; a crash fails the run and keeps its input.
+    # shellcheck source=../tests/fuzz/targets.sh
+    source tests/fuzz/targets.sh
+    # shellcheck disable=SC2086
+    bash scripts/build.sh fuzz $FUZZ_TARGETS
+    passed=0; failed=0
+    work=$(mktemp -d)
+    for target in $FUZZ_TARGETS; do
+      fuzz_seed "$target" "$work/$target.corpus"
+      mkdir -p "$work/$target.found"
+      # shellcheck disable=SC2046
+      if build-fuzz/tests/"$target" -max_total_time="$fuzz_seconds" \
+          -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+          -artifact_prefix="$work/$target.found/" $(fuzz_flags "$target") \
+          "$work/$target.corpus" > "$work/$target.log" 2>&1; then
+        passed=$((passed + 1))
+      else
+        failed=$((failed + 1))
+        tail -n 40 "$work/$target.log"
+        echo "$target: FAILED; input kept in $work/$target.found/"
+      fi
+      runs=$(sed -n 's/^stat::number_of_executed_units: //p' "$work/$target.log")
+      cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$work/$target.log" | tail -n 1)
+      echo "$target: ${runs:-0} runs in ${fuzz_seconds}s, $cov"
+    done
+    echo "$passed passed, $failed failed"
+    test "$failed" -eq 0
     ;;
 esac

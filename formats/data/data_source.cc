@@ -398,4 +398,16 @@ std::string SampleSource::SampleName(int64_t index) const {
   return absl::StrJoin(parts, ", ");
 }
 
+std::vector<std::string> SampleSource::FilePaths() const {
+  std::vector<std::string> paths;
+  for (const InputPlan& plan : plans_) {
+    for (const Segment& seg : plan.segments) {
+      if (paths.empty() || paths.back() != seg.path) paths.push_back(seg.path);
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  return paths;
+}
+
 }  // namespace qforge::formats

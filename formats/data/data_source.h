@@ -71,6 +71,9 @@ class SampleSource {
   // Things the user should know about how the files became samples (audio
   // left over after the last window), one line each, for stderr.
   const std::vector<std::string>& notes() const { return notes_; }
+  // Every file samples are read from, each once: outputs must not replace
+  // one of them.
+  std::vector<std::string> FilePaths() const;
 
  private:
   // A run of consecutive samples of one input from one file.

@@ -151,7 +151,12 @@ absl::Status EvalWhile(OpContext& ctx) {
   }
   RtTensor* cond = &s->cond;
   const absl::Span<RtTensor* const> vars(s->vars);
-  for (;;) {
+  for (int64_t iteration = 0;; ++iteration) {
+    if (iteration == ctx.MaxLoopIterations() && iteration > 0) {
+      return ctx.Error(absl::StrCat(
+          "the loop ran ", iteration,
+          " iterations and its condition is still true (an endless loop?)"));
+    }
     cond->shape.clear();
     cond->data = s->cond_storage;
     cond->bytes = sizeof(s->cond_storage);

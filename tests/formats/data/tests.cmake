@@ -19,11 +19,3 @@ target_compile_definitions(formats_data_test PRIVATE
   QFORGE_TESTDATA_DATA_DIR="${CMAKE_CURRENT_LIST_DIR}/../../../testdata/data")
 gtest_discover_tests(formats_data_test DISCOVERY_MODE PRE_TEST
                      PROPERTIES LABELS "unit")
-
-# libFuzzer target over the data decoders (configure with -DQFORGE_FUZZ=ON
-# and clang); seed it with testdata/data (see data_fuzzer.cc).
-if(QFORGE_FUZZ)
-  add_executable(formats_data_fuzzer ${CMAKE_CURRENT_LIST_DIR}/data_fuzzer.cc)
-  target_link_libraries(formats_data_fuzzer PRIVATE qforge_formats)
-  target_link_options(formats_data_fuzzer PRIVATE -fsanitize=fuzzer)
-endif()
