@@ -51,6 +51,7 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
   for (Worker& w : workers) {
     runtime::InterpreterOptions io;
     io.threads = 1;
+    io.numerics = options.numerics;
     ASSIGN_OR_RETURN(w.interpreter, runtime::Interpreter::Create(model, io));
     w.collector =
         std::make_unique<StatsCollector>(model, options.histogram_stride);

@@ -88,6 +88,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     ASSIGN_OR_RETURN(formats::SampleSource data, OpenData(args.data, model));
     calibration::CalibrateOptions co;
     co.threads = args.threads;
+    co.numerics = flags.numerics;
     co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
     Progress progress("calibrate", flags.quiet);
     co.progress = [&progress](int64_t d, int64_t t) { progress.Update(d, t); };
@@ -137,6 +138,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     run.quant_label = args.output;
     run.threads = args.threads;
     run.quiet = flags.quiet;
+    run.numerics = flags.numerics;
     ASSIGN_OR_RETURN(report::Report r,
                      MakeReport(model, written, args.data, run));
     const std::string report_inputs[] = {args.model, args.stats, args.output};

@@ -48,6 +48,7 @@ absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
   run.quant_label = args.quant_model;
   run.threads = args.threads;
   run.quiet = flags.quiet;
+  run.numerics = flags.numerics;
   ASSIGN_OR_RETURN(report::Report r,
                    MakeReport(float_model, quant_model, args.data, run));
   const std::string text = report::Render(r, format);

@@ -19,6 +19,7 @@ struct ReportRun {
   std::string float_label, quant_label;  // as the report names the models
   int threads = 0;
   bool quiet = false;
+  numerics::Modes numerics;  // of the quantized model's interpreters
 };
 
 // The data are opened for the float model; when that fails and the

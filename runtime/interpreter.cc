@@ -349,10 +349,9 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   const bool ruy_gemm = op.kind == ir::OpKind::kConv2D ||
                         op.kind == ir::OpKind::kFullyConnected ||
                         op.kind == ir::OpKind::kBatchMatMul;
-  const numerics::ScopedRounding rounding(
-      rounds_twice ? numerics::Rounding::kDouble
-      : ruy_gemm   ? numerics::DefaultGemmRounding()
-                   : numerics::DefaultRounding());
+  ctx.set_numerics(
+      options_.numerics,
+      numerics::OpRounding(options_.numerics.rounding, rounds_twice, ruy_gemm));
 
   bool need_prepare = !slot.prepared || slot.shape_depends_on_data ||
                       slot.prepared_input_shapes.size() != inputs.size();

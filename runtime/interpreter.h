@@ -27,6 +27,7 @@
 #include "absl/types/span.h"
 #include "ir/host_tensor.h"
 #include "ir/model.h"
+#include "numerics/modes.h"
 #include "runtime/tensor.h"
 
 namespace qforge::runtime {
@@ -36,6 +37,9 @@ class ThreadPool;
 struct InterpreterOptions {
   int threads = 0;   // <= 0: all cores
   int subgraph = 0;  // the entry subgraph
+  // Which TFLite build's integer arithmetic to reproduce (the CLI's
+  // --rounding and --arithmetic); each interpreter has its own.
+  numerics::Modes numerics;
 };
 
 class TensorObserver {

@@ -22,6 +22,7 @@
 #include "absl/strings/string_view.h"
 #include "ir/host_tensor.h"
 #include "ir/model.h"
+#include "numerics/modes.h"
 #include "runtime/tensor.h"
 #include "runtime/thread_pool.h"
 
@@ -115,6 +116,16 @@ class OpContext {
   }
 
   ThreadPool& pool() const { return *pool_; }
+  // The interpreter's numerics modes, and this op's requantization rounding
+  // under them (numerics::OpRounding of the op's types). Kernels pass these
+  // values to numerics/; nothing in the process holds a mode.
+  const numerics::Modes& modes() const { return modes_; }
+  numerics::Rounding rounding() const { return rounding_; }
+  numerics::Arithmetic arithmetic() const { return modes_.arithmetic; }
+  void set_numerics(const numerics::Modes& modes, numerics::Rounding rounding) {
+    modes_ = modes;
+    rounding_ = rounding;
+  }
   int subgraph_index() const { return subgraph_; }
   int op_index() const { return op_index_; }
 
@@ -144,6 +155,8 @@ class OpContext {
   SubgraphRunner* runner_;
   std::unique_ptr<KernelState>* state_;
   const std::vector<ir::Tensor>* subgraph_tensors_ = nullptr;
+  numerics::Modes modes_;
+  numerics::Rounding rounding_ = numerics::Rounding::kSingle;
 };
 
 using PrepareFn = absl::Status (*)(OpContext&);

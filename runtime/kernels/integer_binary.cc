@@ -38,6 +38,7 @@ enum class BinaryKind { kAdd, kSub, kMul };
 enum class Mode { kGeneral, kPot16, kMul, kMul16To8, kXnnpackAdd };
 
 struct BinaryState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   BinaryKind kind = BinaryKind::kAdd;
   Mode mode = Mode::kGeneral;
   ir::DataType in_type = ir::DataType::kInt8;
@@ -56,16 +57,16 @@ inline int32_t AddSubGeneral(const BinaryState& s, int32_t x, int32_t y) {
   const int32_t a = (s.in1_offset + x) * (1 << s.left_shift);
   const int32_t b = (s.in2_offset + y) * (1 << s.left_shift);
   const int32_t sa =
-      MultiplyByQuantizedMultiplierSmallerThanOneExp(a, s.m1, s.s1);
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(a, s.m1, s.s1, s.rounding);
   const int32_t sb =
-      MultiplyByQuantizedMultiplierSmallerThanOneExp(b, s.m2, s.s2);
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(b, s.m2, s.s2, s.rounding);
   const int32_t raw = s.kind == BinaryKind::kSub ? sa - sb : sa + sb;
   // SUB accepts an output multiplier above 1 (positive shift); the general
   // form is identical to SmallerThanOneExp for shifts <= 0.
   const int32_t out =
-      (s.so > 0
-           ? MultiplyByQuantizedMultiplier(raw, s.mo, s.so)
-           : MultiplyByQuantizedMultiplierSmallerThanOneExp(raw, s.mo, s.so)) +
+      (s.so > 0 ? MultiplyByQuantizedMultiplier(raw, s.mo, s.so, s.rounding)
+                : MultiplyByQuantizedMultiplierSmallerThanOneExp(
+                      raw, s.mo, s.so, s.rounding)) +
       s.out_offset;
   return numerics::Clamp(out, s.act_min, s.act_max);
 }
@@ -82,8 +83,9 @@ inline int32_t AddSubPot16(const BinaryState& s, int32_t x, int32_t y) {
 
 inline int32_t Mul(const BinaryState& s, int32_t x, int32_t y) {
   const int32_t out =
-      s.out_offset + MultiplyByQuantizedMultiplier(
-                         (s.in1_offset + x) * (s.in2_offset + y), s.mo, s.so);
+      s.out_offset +
+      MultiplyByQuantizedMultiplier((s.in1_offset + x) * (s.in2_offset + y),
+                                    s.mo, s.so, s.rounding);
   return numerics::Clamp(out, s.act_min, s.act_max);
 }
 
@@ -210,6 +212,7 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
   }
   auto state = std::make_unique<BinaryState>();
   BinaryState& s = *state;
+  s.rounding = ctx.rounding();
   s.kind = kind;
   s.in_type = a->type;
   s.out_type = out->type;
@@ -274,7 +277,7 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
     } else {
       RETURN_IF_ERROR(PrepareAddSubGeneral(ctx, s, q1, q2, qo));
       if (kind == BinaryKind::kAdd && !is_int16 &&
-          numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack &&
+          ctx.arithmetic() == numerics::Arithmetic::kXnnpack &&
           numerics::XnnpackAddParamsFor(q1.scale, q1.zero_point, q2.scale,
                                         q2.zero_point, qo.scale, &s.xnn)) {
         s.mode = Mode::kXnnpackAdd;

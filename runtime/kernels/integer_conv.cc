@@ -29,9 +29,9 @@ namespace qforge::runtime {
 namespace {
 
 using integer::QuantInfo;
-using numerics::MultiplyByQuantizedMultiplier;
 
 struct ConvState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   bool depthwise = false;
   ir::DataType type = ir::DataType::kInt8;
   int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
@@ -81,6 +81,7 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   }
   auto state = std::make_unique<ConvState>();
   ConvState& s = *state;
+  s.rounding = ctx.rounding();
   s.depthwise = depthwise;
   s.type = in->type;
   s.batch = in->dim(0);
@@ -189,8 +190,7 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   }
   RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.out_c, is_int16, qi.scale,
                                      wscales, qo.scale));
-  if (!is_int16 &&
-      numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack) {
+  if (!is_int16 && ctx.arithmetic() == numerics::Arithmetic::kXnnpack) {
     s.xnn_scale.resize(static_cast<size_t>(s.out_c));
     for (int64_t c = 0; c < s.out_c; ++c) {
       const float ws =
@@ -243,8 +243,9 @@ inline int32_t RequantizeChannel(const ConvState& s, TAcc acc, int64_t oc) {
                                          s.act_min, s.act_max);
     }
   }
-  return numerics::Requantize(acc, s.multiplier[k], s.shift[k], s.output_offset,
-                              s.act_min, s.act_max);
+  return integer::RequantizeAcc(acc, s.multiplier[k], s.shift[k],
+                                s.output_offset, s.act_min, s.act_max,
+                                s.rounding);
 }
 
 // One output row (batch b, row oy) of a regular convolution.

@@ -93,6 +93,7 @@ absl::Status FcOutputShape(OpContext& ctx, const RtTensor& in,
 // ------------------------------------------------------------ integer
 
 struct IntFcState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   FcShape shape;
   ir::DataType type = ir::DataType::kInt8;
   int32_t input_offset = 0, weights_offset = 0, output_offset = 0;
@@ -136,8 +137,9 @@ int32_t RequantizeUnit(const IntFcState& s, TAcc acc, int64_t u) {
                              s.act_min, s.act_max);
     }
   }
-  return numerics::Requantize(acc, s.multiplier[k], s.shift[k], s.output_offset,
-                              s.act_min, s.act_max);
+  return integer::RequantizeAcc(acc, s.multiplier[k], s.shift[k],
+                                s.output_offset, s.act_min, s.act_max,
+                                s.rounding);
 }
 
 template <typename TIn, typename TW, typename TAcc, typename TBias>
@@ -317,6 +319,7 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   }
   auto state = std::make_unique<IntFcState>();
   IntFcState& s = *state;
+  s.rounding = ctx.rounding();
   s.type = in->type;
   RETURN_IF_ERROR(FcOutputShape(ctx, *in, *w, &s.shape));
   const auto o = ir::OptionsOr<ir::FullyConnectedOptions>(ctx.op().options);
@@ -354,8 +357,7 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   }
   RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.shape.units, is_int16,
                                      qi.scale, wscales, qo.scale));
-  if (!is_int16 &&
-      numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack) {
+  if (!is_int16 && ctx.arithmetic() == numerics::Arithmetic::kXnnpack) {
     s.xnn_scale.resize(static_cast<size_t>(s.shape.units));
     for (int64_t u = 0; u < s.shape.units; ++u) {
       const float ws =
@@ -367,8 +369,8 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
       }
     }
   }
-  const bool legacy = is_int16 && numerics::DefaultRoundingPolicy() ==
-                                      numerics::RoundingPolicy::kLegacy;
+  const bool legacy =
+      is_int16 && ctx.modes().rounding == numerics::RoundingPolicy::kLegacy;
   const bool int64_bias = bias != nullptr && bias->type == ir::DataType::kInt64;
   s.int16_acc32 = is_int16 && !int64_bias && (bias != nullptr || legacy);
   s.ruy_rounding = legacy && s.int16_acc32;
