@@ -28,6 +28,7 @@
 #include "ir/host_tensor.h"
 #include "ir/model.h"
 #include "numerics/modes.h"
+#include "runtime/cpu_isa.h"
 #include "runtime/tensor.h"
 
 namespace qforge::runtime {
@@ -40,6 +41,9 @@ struct InterpreterOptions {
   // Which TFLite build's integer arithmetic to reproduce (the CLI's
   // --rounding and --arithmetic); each interpreter has its own.
   numerics::Modes numerics;
+  // The most the kernels may use of this CPU's instruction sets (every
+  // level computes the same results; tests and benchmarks compare them).
+  Isa isa = Isa::kAvx512Vnni;
 };
 
 class TensorObserver {

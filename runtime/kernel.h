@@ -23,6 +23,7 @@
 #include "ir/host_tensor.h"
 #include "ir/model.h"
 #include "numerics/modes.h"
+#include "runtime/cpu_isa.h"
 #include "runtime/tensor.h"
 #include "runtime/thread_pool.h"
 
@@ -126,6 +127,10 @@ class OpContext {
     modes_ = modes;
     rounding_ = rounding;
   }
+  // The instruction sets the op's kernel may use (kScalar: the reference
+  // kernels). Fast paths dispatch on it inside prepare and eval.
+  Isa isa() const { return isa_; }
+  void set_isa(Isa isa) { isa_ = isa; }
   int subgraph_index() const { return subgraph_; }
   int op_index() const { return op_index_; }
 
@@ -157,6 +162,7 @@ class OpContext {
   const std::vector<ir::Tensor>* subgraph_tensors_ = nullptr;
   numerics::Modes modes_;
   numerics::Rounding rounding_ = numerics::Rounding::kSingle;
+  Isa isa_ = Isa::kScalar;
 };
 
 using PrepareFn = absl::Status (*)(OpContext&);

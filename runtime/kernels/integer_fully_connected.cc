@@ -40,6 +40,7 @@
 #include "base/status_macros.h"
 #include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/integer.h"
+#include "runtime/kernels/integer_fast.h"
 #include "runtime/kernels/integer_internal.h"
 
 namespace qforge::runtime {
@@ -111,6 +112,9 @@ struct IntFcState : KernelState {
   // XNNPACK's float requantization scale per unit (--arithmetic xnnpack,
   // 8-bit activations); empty: TFLite's fixed-point multipliers.
   std::vector<float> xnn_scale;
+  // The vector path (integer_fast.h) when the op has one; RunIntFc is its
+  // reference.
+  integer::FastFcPlanPtr fast;
 };
 
 constexpr int64_t kUnitsPerTask = 32;
@@ -400,13 +404,40 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
     }
     s.weight_row_sums[static_cast<size_t>(u)] = sum;
   }
+  integer::FcDesc d;
+  d.type = s.type;
+  d.batch = s.shape.batch;
+  d.depth = s.shape.depth;
+  d.units = s.shape.units;
+  d.input_zp = qi.zero_point;
+  d.weights_zp = -s.weights_offset;
+  d.output_zp = qo.zero_point;
+  d.act_min = s.act_min;
+  d.act_max = s.act_max;
+  d.acc64 = int64_acc;
+  // RequantizeUnit's order of precedence.
+  using Scheme = integer::OutputStage::Scheme;
+  d.scheme = !s.xnn_scale.empty()    ? Scheme::kXnnpack
+             : !s.real_scale.empty() ? Scheme::kByScale
+             : s.ruy_rounding        ? Scheme::kFixedSingle
+                                     : Scheme::kFixed;
+  d.rounding = s.rounding;
+  d.multiplier = &s.multiplier;
+  d.shift = &s.shift;
+  d.xnn_scale = &s.xnn_scale;
+  d.real_scale = &s.real_scale;
+  s.fast = integer::PrepareFastFc(ctx, d);
   ctx.set_state(std::move(state));
   return absl::OkStatus();
 }
 
 absl::Status EvalIntFullyConnected(OpContext& ctx) {
-  const IntFcState& s = *ctx.state<IntFcState>();
+  IntFcState& s = *ctx.state<IntFcState>();
   if (s.shape.batch * s.shape.units == 0) return absl::OkStatus();
+  if (s.fast != nullptr) {
+    integer::RunFastFc(ctx, *s.fast);
+    return absl::OkStatus();
+  }
   switch (s.type) {
     case ir::DataType::kInt8:
       RunIntFc<int8_t, int8_t, int32_t, int32_t>(ctx, s);

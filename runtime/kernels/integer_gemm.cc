@@ -1,0 +1,271 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "runtime/kernels/integer_gemm.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/kernels/integer_simd.h"
+
+namespace qforge::runtime::integer {
+namespace {
+
+// Rows per microkernel call and the most panels one call covers: 6 x 4
+// panels is 24 of AVX-512's 32 registers; 4 x 2 is 8 of AVX2's 16.
+constexpr int kMr512 = 6, kMaxNb512 = 4;
+constexpr int kMr256 = 4, kMaxNb256 = 2;
+constexpr int kMaxMr = 6;
+constexpr int kMaxTileInts = kMaxMr * 64;
+
+// ------------------------------------------------------------- kernels
+//
+// acc[r][j] (lanes of panel j, row r) += sum over taps and k-pairs of the
+// broadcast pair A(r, t)[2k, 2k + 1] times the pair-interleaved panel.
+
+template <int MR, int NB>
+QF_TARGET_AVX512 void Kernel512(int64_t taps, int64_t kc2,
+                                const int16_t* const* rows, const int16_t* b,
+                                int64_t pstride, int32_t* c) {
+  __m512i acc[MR][NB];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    const int16_t* a[MR];
+    for (int r = 0; r < MR; ++r) a[r] = rows[r * taps + t];
+    const int16_t* bt = b + t * kc2 * 32;
+    for (int64_t k = 0; k < kc2; ++k) {
+      __m512i bv[NB];
+      for (int j = 0; j < NB; ++j) {
+        bv[j] = _mm512_loadu_si512(bt + j * pstride + k * 32);
+      }
+      for (int r = 0; r < MR; ++r) {
+        const __m512i av = _mm512_set1_epi32(Load32(a[r] + 2 * k));
+        for (int j = 0; j < NB; ++j) {
+          acc[r][j] = _mm512_dpwssd_epi32(acc[r][j], av, bv[j]);
+        }
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) {
+      _mm512_storeu_si512(c + r * NB * 16 + j * 16, acc[r][j]);
+    }
+  }
+}
+
+template <int MR, int NB>
+QF_TARGET_AVX2 void Kernel256(int64_t taps, int64_t kc2,
+                              const int16_t* const* rows, const int16_t* b,
+                              int64_t pstride, int32_t* c) {
+  __m256i acc[MR][NB];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm256_setzero_si256();
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    const int16_t* a[MR];
+    for (int r = 0; r < MR; ++r) a[r] = rows[r * taps + t];
+    const int16_t* bt = b + t * kc2 * 16;
+    for (int64_t k = 0; k < kc2; ++k) {
+      __m256i bv[NB];
+      for (int j = 0; j < NB; ++j) {
+        bv[j] = _mm256_loadu_si256(
+            reinterpret_cast<const __m256i*>(bt + j * pstride + k * 16));
+      }
+      for (int r = 0; r < MR; ++r) {
+        const __m256i av = _mm256_set1_epi32(Load32(a[r] + 2 * k));
+        for (int j = 0; j < NB; ++j) {
+          acc[r][j] = _mm256_add_epi32(acc[r][j], _mm256_madd_epi16(av, bv[j]));
+        }
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + r * NB * 8 + j * 8),
+                          acc[r][j]);
+    }
+  }
+}
+
+using KernelFn = void (*)(int64_t, int64_t, const int16_t* const*,
+                          const int16_t*, int64_t, int32_t*);
+
+template <int NB>
+KernelFn Pick512(int mr) {
+  switch (mr) {
+    case 1:
+      return Kernel512<1, NB>;
+    case 2:
+      return Kernel512<2, NB>;
+    case 3:
+      return Kernel512<3, NB>;
+    case 4:
+      return Kernel512<4, NB>;
+    case 5:
+      return Kernel512<5, NB>;
+    default:
+      return Kernel512<6, NB>;
+  }
+}
+
+template <int NB>
+KernelFn Pick256(int mr) {
+  switch (mr) {
+    case 1:
+      return Kernel256<1, NB>;
+    case 2:
+      return Kernel256<2, NB>;
+    case 3:
+      return Kernel256<3, NB>;
+    default:
+      return Kernel256<4, NB>;
+  }
+}
+
+KernelFn PickKernel(Isa isa, int mr, int nb) {
+  if (isa == Isa::kAvx512Vnni) {
+    switch (nb) {
+      case 4:
+        return Pick512<4>(mr);
+      case 2:
+        return Pick512<2>(mr);
+      default:
+        return Pick512<1>(mr);
+    }
+  }
+  return nb == 2 ? Pick256<2>(mr) : Pick256<1>(mr);
+}
+
+int MaxNb(Isa isa) { return isa == Isa::kAvx512Vnni ? kMaxNb512 : kMaxNb256; }
+
+}  // namespace
+
+int Lanes(Isa isa) { return isa == Isa::kAvx512Vnni ? 16 : 8; }
+
+int GemmTileRows(Isa isa) { return isa == Isa::kAvx512Vnni ? kMr512 : kMr256; }
+
+int64_t PackedGemmWeights::panel_stride() const {
+  return taps * kc * Lanes(isa);
+}
+
+template <typename T>
+void PackGemmWeights(const T* w, int32_t zero_point, int64_t n, int64_t taps,
+                     int64_t depth, Isa isa, PackedGemmWeights* out) {
+  const int lanes = Lanes(isa);
+  out->isa = isa;
+  out->n = n;
+  out->taps = taps;
+  out->depth = depth;
+  out->kc = (depth + 1) / 2 * 2;
+  out->panels = (n + lanes - 1) / lanes;
+  const int64_t kc2 = out->kc / 2;
+  out->data.assign(static_cast<size_t>(out->panels * out->panel_stride()), 0);
+  for (int64_t c = 0; c < n; ++c) {
+    const int64_t p = c / lanes, lane = c % lanes;
+    for (int64_t t = 0; t < taps; ++t) {
+      int16_t* dst = out->data.data() + p * out->panel_stride() +
+                     t * kc2 * lanes * 2 + lane * 2;
+      const T* src = w + (c * taps + t) * depth;
+      for (int64_t k = 0; k < depth; ++k) {
+        dst[(k / 2) * lanes * 2 + (k % 2)] =
+            static_cast<int16_t>(static_cast<int32_t>(src[k]) - zero_point);
+      }
+    }
+  }
+}
+
+template <typename T>
+int64_t MaxAbsWeightSum(const T* w, int32_t zero_point, int64_t n,
+                        int64_t per_channel) {
+  int64_t most = 0;
+  for (int64_t c = 0; c < n; ++c) {
+    int64_t sum = 0;
+    for (int64_t k = 0; k < per_channel; ++k) {
+      sum +=
+          std::abs(static_cast<int64_t>(w[c * per_channel + k]) - zero_point);
+    }
+    most = std::max(most, sum);
+  }
+  return most;
+}
+
+size_t GemmScratchBytes(int64_t taps) {
+  return static_cast<size_t>(kMaxTileInts) * sizeof(int32_t) +
+         static_cast<size_t>(kMaxMr * taps) * sizeof(const int16_t*);
+}
+
+void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
+              int64_t m1, int64_t p0, int64_t p1, const OutputStage& os,
+              void* out, void* scratch) {
+  const Isa isa = w.isa;
+  const int lanes = Lanes(isa);
+  const int mr_max = GemmTileRows(isa);
+  const int nb_max = MaxNb(isa);
+  const int64_t taps = w.taps, kc = w.kc, n = w.n;
+  const int64_t pstride = w.panel_stride();
+  int32_t* tile = static_cast<int32_t*>(scratch);
+  const int16_t** rows = reinterpret_cast<const int16_t**>(
+      static_cast<uint8_t*>(scratch) + kMaxTileInts * sizeof(int32_t));
+  const size_t es = os.out_bytes();
+  for (int64_t i = m0; i < m1; i += mr_max) {
+    const int mr = static_cast<int>(std::min<int64_t>(mr_max, m1 - i));
+    for (int r = 0; r < mr; ++r) {
+      const int64_t row = i + r;
+      for (int64_t t = 0; t < taps; ++t) {
+        const int16_t* p;
+        if (a.indirection == nullptr) {
+          p = a.base + (row * taps + t) * kc;
+        } else {
+          const int32_t idx = a.indirection[row * taps + t];
+          p = idx < 0 ? a.zero : a.base + int64_t{idx} * kc;
+        }
+        rows[r * taps + t] = p;
+      }
+    }
+    for (int64_t p = p0; p < p1;) {
+      int nb = nb_max;
+      while (nb > 1 && p + nb > p1) nb /= 2;
+      PickKernel(isa, mr, nb)(taps, kc / 2, rows, w.data.data() + p * pstride,
+                              pstride, tile);
+      const int64_t c0 = p * lanes;
+      const int64_t count = std::min<int64_t>(n - c0, int64_t{nb} * lanes);
+      for (int r = 0; r < mr; ++r) {
+        os.Run(tile + r * nb * lanes, c0, count,
+               static_cast<uint8_t*>(out) + ((i + r) * n + c0) * es);
+      }
+      p += nb;
+    }
+  }
+}
+
+template <typename T>
+void ToInt16Rows(const T* src, int32_t zero_point, int64_t pixels,
+                 int64_t channels, int64_t kc, int16_t* dst) {
+  for (int64_t p = 0; p < pixels; ++p) {
+    const T* s = src + p * channels;
+    int16_t* d = dst + p * kc;
+    for (int64_t k = 0; k < channels; ++k) {
+      d[k] = static_cast<int16_t>(static_cast<int32_t>(s[k]) - zero_point);
+    }
+    for (int64_t k = channels; k < kc; ++k) d[k] = 0;
+  }
+}
+
+template void PackGemmWeights<int8_t>(const int8_t*, int32_t, int64_t, int64_t,
+                                      int64_t, Isa, PackedGemmWeights*);
+template void PackGemmWeights<uint8_t>(const uint8_t*, int32_t, int64_t,
+                                       int64_t, int64_t, Isa,
+                                       PackedGemmWeights*);
+template int64_t MaxAbsWeightSum<int8_t>(const int8_t*, int32_t, int64_t,
+                                         int64_t);
+template int64_t MaxAbsWeightSum<uint8_t>(const uint8_t*, int32_t, int64_t,
+                                          int64_t);
+template void ToInt16Rows<int8_t>(const int8_t*, int32_t, int64_t, int64_t,
+                                  int64_t, int16_t*);
+template void ToInt16Rows<uint8_t>(const uint8_t*, int32_t, int64_t, int64_t,
+                                   int64_t, int16_t*);
+template void ToInt16Rows<int16_t>(const int16_t*, int32_t, int64_t, int64_t,
+                                   int64_t, int16_t*);
+
+}  // namespace qforge::runtime::integer
