@@ -41,6 +41,29 @@ bool CollectTaps(const DepthwiseGeometry& g, int64_t oy, int64_t ox, Taps* t) {
   return true;
 }
 
+// The interior of the image: output columns [lo, hi) whose window lies
+// inside in x, and whether row oy's does in y; the window's input pixel
+// offsets from its top-left tap.
+struct Interior {
+  bool row = false;
+  int64_t lo = 0, hi = 0;
+  int64_t offset[64];
+};
+
+void FindInterior(const DepthwiseGeometry& g, int64_t oy, Interior* in) {
+  const int64_t iy0 = oy * g.stride_h - g.pad_top;
+  in->row = iy0 >= 0 && iy0 + (g.k_h - 1) * g.dil_h < g.in_h;
+  // ox * stride_w - pad_left >= 0 and ... + (k_w - 1) * dil_w < in_w.
+  in->lo = g.pad_left <= 0 ? 0 : (g.pad_left + g.stride_w - 1) / g.stride_w;
+  const int64_t last = g.in_w - 1 - (g.k_w - 1) * g.dil_w + g.pad_left;
+  in->hi = last < 0 ? 0 : std::min(g.out_w, last / g.stride_w + 1);
+  for (int64_t ky = 0; ky < g.k_h; ++ky) {
+    for (int64_t kx = 0; kx < g.k_w; ++kx) {
+      in->offset[ky * g.k_w + kx] = ky * g.dil_h * g.in_w + kx * g.dil_w;
+    }
+  }
+}
+
 QF_TARGET_AVX512 void Row512(const DepthwiseWeights& w,
                              const DepthwiseGeometry& g, const int16_t* x,
                              int64_t oy, const OutputStage& os, void* out) {
@@ -48,49 +71,55 @@ QF_TARGET_AVX512 void Row512(const DepthwiseWeights& w,
   const size_t es = os.out_bytes();
   alignas(64) int32_t buf[kPixels][16];
   Taps taps[kPixels];
+  Interior in;
+  FindInterior(g, oy, &in);
+  const int64_t iy0 = oy * g.stride_h - g.pad_top;
   for (int64_t ox0 = 0; ox0 < g.out_w; ox0 += kPixels) {
     const int np = static_cast<int>(std::min<int64_t>(kPixels, g.out_w - ox0));
-    for (int p = 0; p < np; ++p) CollectTaps(g, oy, ox0 + p, &taps[p]);
-    // Interior pixels of a row see the same taps: share the weight loads.
-    bool same = true;
-    for (int p = 1; p < np; ++p) {
-      same = same && taps[p].n == taps[0].n && taps[0].n == w.taps;
-    }
-    for (int64_t cb = 0; cb < C; cb += 16) {
-      const int64_t count = std::min<int64_t>(16, C - cb);
-      if (same && np == kPixels) {
+    // Interior pixels see every tap at fixed offsets: they share the
+    // weight loads, without per-tap bounds checks.
+    if (in.row && np == kPixels && ox0 >= in.lo && ox0 + kPixels <= in.hi) {
+      const int16_t* base[kPixels];
+      for (int p = 0; p < kPixels; ++p) {
+        base[p] =
+            x + (iy0 * g.in_w + (ox0 + p) * g.stride_w - g.pad_left) * cpad;
+      }
+      for (int64_t cb = 0; cb < C; cb += 16) {
+        const int64_t count = std::min<int64_t>(16, C - cb);
         __m512i acc[kPixels];
         for (int p = 0; p < kPixels; ++p) acc[p] = _mm512_setzero_si512();
-        for (int k = 0; k < taps[0].n; ++k) {
-          const __m512i wv =
-              _mm512_loadu_si512(w.data.data() + taps[0].tap[k] * cpad + cb);
+        for (int64_t k = 0; k < w.taps; ++k) {
+          const __m512i wv = _mm512_loadu_si512(w.data.data() + k * cpad + cb);
+          const int64_t off = in.offset[k] * cpad + cb;
           for (int p = 0; p < kPixels; ++p) {
-            const __m512i xv = _mm512_cvtepi16_epi32(
-                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(
-                    x + taps[p].pixel[k] * cpad + cb)));
+            const __m512i xv = _mm512_cvtepi16_epi32(_mm256_loadu_si256(
+                reinterpret_cast<const __m256i*>(base[p] + off)));
             acc[p] = _mm512_add_epi32(acc[p], _mm512_madd_epi16(xv, wv));
           }
         }
-        for (int p = 0; p < kPixels; ++p) {
-          _mm512_store_si512(buf[p], acc[p]);
-          os.Run(buf[p], cb, count,
-                 static_cast<uint8_t*>(out) + ((ox0 + p) * C + cb) * es);
+        for (int p = 0; p < kPixels; ++p) _mm512_store_si512(buf[p], acc[p]);
+        os.RunRows(buf[0], 16, kPixels, cb, count,
+                   static_cast<uint8_t*>(out) + (ox0 * C + cb) * es,
+                   C * static_cast<int64_t>(es));
+      }
+      continue;
+    }
+    for (int p = 0; p < np; ++p) CollectTaps(g, oy, ox0 + p, &taps[p]);
+    for (int64_t cb = 0; cb < C; cb += 16) {
+      const int64_t count = std::min<int64_t>(16, C - cb);
+      for (int p = 0; p < np; ++p) {
+        __m512i acc = _mm512_setzero_si512();
+        for (int k = 0; k < taps[p].n; ++k) {
+          const __m512i wv =
+              _mm512_loadu_si512(w.data.data() + taps[p].tap[k] * cpad + cb);
+          const __m512i xv = _mm512_cvtepi16_epi32(
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(
+                  x + taps[p].pixel[k] * cpad + cb)));
+          acc = _mm512_add_epi32(acc, _mm512_madd_epi16(xv, wv));
         }
-      } else {
-        for (int p = 0; p < np; ++p) {
-          __m512i acc = _mm512_setzero_si512();
-          for (int k = 0; k < taps[p].n; ++k) {
-            const __m512i wv =
-                _mm512_loadu_si512(w.data.data() + taps[p].tap[k] * cpad + cb);
-            const __m512i xv = _mm512_cvtepi16_epi32(
-                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(
-                    x + taps[p].pixel[k] * cpad + cb)));
-            acc = _mm512_add_epi32(acc, _mm512_madd_epi16(xv, wv));
-          }
-          _mm512_store_si512(buf[p], acc);
-          os.Run(buf[p], cb, count,
-                 static_cast<uint8_t*>(out) + ((ox0 + p) * C + cb) * es);
-        }
+        _mm512_store_si512(buf[p], acc);
+        os.Run(buf[p], cb, count,
+               static_cast<uint8_t*>(out) + ((ox0 + p) * C + cb) * es);
       }
     }
   }

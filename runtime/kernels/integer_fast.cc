@@ -17,31 +17,31 @@ constexpr int kTilesPerTask = 4;
 constexpr int64_t kInt16WeightSumLimit = 65536;
 
 template <typename T>
-void ToInt16Parallel(const OpContext& ctx, const T* src, int32_t zero_point,
-                     int64_t pixels, int64_t channels, int64_t kc,
-                     int16_t* dst) {
+void ToInt16Parallel(const OpContext& ctx, Isa isa, const T* src,
+                     int32_t zero_point, int64_t pixels, int64_t channels,
+                     int64_t kc, int16_t* dst) {
   const int64_t chunk = std::max<int64_t>(1, kElementwiseChunk / kc);
   ParallelChunks(ctx, pixels, chunk, [&](int64_t b, int64_t e) {
-    ToInt16Rows(src + b * channels, zero_point, e - b, channels, kc,
+    ToInt16Rows(isa, src + b * channels, zero_point, e - b, channels, kc,
                 dst + b * kc);
   });
 }
 
-void ToInt16(const OpContext& ctx, ir::DataType type, const void* src,
+void ToInt16(const OpContext& ctx, Isa isa, ir::DataType type, const void* src,
              int32_t zero_point, int64_t pixels, int64_t channels, int64_t kc,
              int16_t* dst) {
   switch (type) {
     case ir::DataType::kUInt8:
-      ToInt16Parallel(ctx, static_cast<const uint8_t*>(src), zero_point, pixels,
-                      channels, kc, dst);
+      ToInt16Parallel(ctx, isa, static_cast<const uint8_t*>(src), zero_point,
+                      pixels, channels, kc, dst);
       return;
     case ir::DataType::kInt16:
-      ToInt16Parallel(ctx, static_cast<const int16_t*>(src), zero_point, pixels,
-                      channels, kc, dst);
+      ToInt16Parallel(ctx, isa, static_cast<const int16_t*>(src), zero_point,
+                      pixels, channels, kc, dst);
       return;
     default:
-      ToInt16Parallel(ctx, static_cast<const int8_t*>(src), zero_point, pixels,
-                      channels, kc, dst);
+      ToInt16Parallel(ctx, isa, static_cast<const int8_t*>(src), zero_point,
+                      pixels, channels, kc, dst);
       return;
   }
 }
@@ -197,8 +197,8 @@ FastConvPlanPtr PrepareFastConv(const OpContext& ctx, const ConvDesc& d) {
 void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
   const ConvDesc& d = p.d;
   const int64_t in_pixels = d.in_h * d.in_w;
-  ToInt16(ctx, d.type, ctx.input(0)->data, d.input_zp, d.batch * in_pixels,
-          d.in_c, p.kc, p.rows.data());
+  ToInt16(ctx, p.isa, d.type, ctx.input(0)->data, d.input_zp,
+          d.batch * in_pixels, d.in_c, p.kc, p.rows.data());
   void* out = ctx.output(0)->data;
   const size_t es = p.os.out_bytes();
   const int64_t out_pixels = d.out_h * d.out_w;
@@ -312,7 +312,7 @@ FastFcPlanPtr PrepareFastFc(const OpContext& ctx, const FcDesc& d) {
 
 void RunFastFc(const OpContext& ctx, FastFcPlan& p) {
   const FcDesc& d = p.d;
-  ToInt16(ctx, d.type, ctx.input(0)->data, d.input_zp, d.batch, d.depth,
+  ToInt16(ctx, p.isa, d.type, ctx.input(0)->data, d.input_zp, d.batch, d.depth,
           p.gemm.kc, p.rows.data());
   const GemmTasks t = SplitGemm(p.isa, 1, d.batch, p.gemm.panels);
   struct Args {

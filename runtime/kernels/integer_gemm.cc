@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "runtime/kernels/integer_simd.h"
 
@@ -230,24 +231,86 @@ void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
                               pstride, tile);
       const int64_t c0 = p * lanes;
       const int64_t count = std::min<int64_t>(n - c0, int64_t{nb} * lanes);
-      for (int r = 0; r < mr; ++r) {
-        os.Run(tile + r * nb * lanes, c0, count,
-               static_cast<uint8_t*>(out) + ((i + r) * n + c0) * es);
-      }
+      os.RunRows(tile, int64_t{nb} * lanes, mr, c0, count,
+                 static_cast<uint8_t*>(out) + (i * n + c0) * es,
+                 n * static_cast<int64_t>(es));
       p += nb;
     }
   }
 }
 
+namespace {
+
+// One stream of n bytes to int16 minus the zero point.
+template <bool kSigned>
+QF_TARGET_AVX512 void Widen512(const void* src, int32_t zero_point, int64_t n,
+                               int16_t* dst) {
+  const uint8_t* s = static_cast<const uint8_t*>(src);
+  const __m512i zp = _mm512_set1_epi16(static_cast<int16_t>(zero_point));
+  for (int64_t k = 0; k < n; k += 32) {
+    const int64_t left = n - k;
+    const __mmask32 m = left >= 32
+                            ? ~__mmask32{0}
+                            : (__mmask32{1} << static_cast<int>(left)) - 1;
+    const __m256i b = _mm256_maskz_loadu_epi8(m, s + k);
+    const __m512i w =
+        kSigned ? _mm512_cvtepi8_epi16(b) : _mm512_cvtepu8_epi16(b);
+    _mm512_mask_storeu_epi16(dst + k, m, _mm512_sub_epi16(w, zp));
+  }
+}
+
+template <bool kSigned>
+QF_TARGET_AVX2 void Widen256(const void* src, int32_t zero_point, int64_t n,
+                             int16_t* dst) {
+  const uint8_t* s = static_cast<const uint8_t*>(src);
+  const __m256i zp = _mm256_set1_epi16(static_cast<int16_t>(zero_point));
+  int64_t k = 0;
+  for (; k + 16 <= n; k += 16) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k));
+    const __m256i w =
+        kSigned ? _mm256_cvtepi8_epi16(b) : _mm256_cvtepu8_epi16(b);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + k),
+                        _mm256_sub_epi16(w, zp));
+  }
+  for (; k < n; ++k) {
+    const int32_t v = kSigned ? static_cast<int32_t>(static_cast<int8_t>(s[k]))
+                              : static_cast<int32_t>(s[k]);
+    dst[k] = static_cast<int16_t>(v - zero_point);
+  }
+}
+
 template <typename T>
-void ToInt16Rows(const T* src, int32_t zero_point, int64_t pixels,
+void WidenScalar(const T* s, int32_t zero_point, int64_t n, int16_t* d) {
+  for (int64_t k = 0; k < n; ++k) {
+    d[k] = static_cast<int16_t>(static_cast<int32_t>(s[k]) - zero_point);
+  }
+}
+
+template <typename T>
+void Widen(Isa isa, const T* s, int32_t zero_point, int64_t n, int16_t* d) {
+  constexpr bool kByte = sizeof(T) == 1;
+  constexpr bool kSigned = std::is_signed_v<T>;
+  if (kByte && isa == Isa::kAvx512Vnni) {
+    Widen512<kSigned>(s, zero_point, n, d);
+  } else if (kByte && isa == Isa::kAvx2) {
+    Widen256<kSigned>(s, zero_point, n, d);
+  } else {
+    WidenScalar(s, zero_point, n, d);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void ToInt16Rows(Isa isa, const T* src, int32_t zero_point, int64_t pixels,
                  int64_t channels, int64_t kc, int16_t* dst) {
+  if (kc == channels) {  // no padding: one stream
+    Widen(isa, src, zero_point, pixels * channels, dst);
+    return;
+  }
   for (int64_t p = 0; p < pixels; ++p) {
-    const T* s = src + p * channels;
     int16_t* d = dst + p * kc;
-    for (int64_t k = 0; k < channels; ++k) {
-      d[k] = static_cast<int16_t>(static_cast<int32_t>(s[k]) - zero_point);
-    }
+    Widen(isa, src + p * channels, zero_point, channels, d);
     for (int64_t k = channels; k < kc; ++k) d[k] = 0;
   }
 }
@@ -261,11 +324,11 @@ template int64_t MaxAbsWeightSum<int8_t>(const int8_t*, int32_t, int64_t,
                                          int64_t);
 template int64_t MaxAbsWeightSum<uint8_t>(const uint8_t*, int32_t, int64_t,
                                           int64_t);
-template void ToInt16Rows<int8_t>(const int8_t*, int32_t, int64_t, int64_t,
+template void ToInt16Rows<int8_t>(Isa, const int8_t*, int32_t, int64_t, int64_t,
                                   int64_t, int16_t*);
-template void ToInt16Rows<uint8_t>(const uint8_t*, int32_t, int64_t, int64_t,
-                                   int64_t, int16_t*);
-template void ToInt16Rows<int16_t>(const int16_t*, int32_t, int64_t, int64_t,
-                                   int64_t, int16_t*);
+template void ToInt16Rows<uint8_t>(Isa, const uint8_t*, int32_t, int64_t,
+                                   int64_t, int64_t, int16_t*);
+template void ToInt16Rows<int16_t>(Isa, const int16_t*, int32_t, int64_t,
+                                   int64_t, int64_t, int16_t*);
 
 }  // namespace qforge::runtime::integer

@@ -72,7 +72,7 @@ int GemmTileRows(Isa isa);
 // dst[p][k] = src[p][k] - zero_point for k < channels, 0 for k in
 // [channels, kc), for `pixels` rows (T = int8_t, uint8_t or int16_t).
 template <typename T>
-void ToInt16Rows(const T* src, int32_t zero_point, int64_t pixels,
+void ToInt16Rows(Isa isa, const T* src, int32_t zero_point, int64_t pixels,
                  int64_t channels, int64_t kc, int16_t* dst);
 
 // ------------------------------------------------ depthwise convolution

@@ -393,6 +393,112 @@ QF_TARGET_AVX512 void OutputStage::RunAvx512(const int32_t* acc, int64_t c0,
   }
 }
 
+namespace {
+
+// Clamps y to [lo, hi] and stores the lanes of mask k as the output type.
+QF_TARGET_AVX512 inline void Store16(__m512i y, __m512i lo, __m512i hi,
+                                     ir::DataType type, __mmask16 k,
+                                     void* out) {
+  y = _mm512_min_epi32(_mm512_max_epi32(y, lo), hi);
+  switch (type) {
+    case ir::DataType::kInt16:
+      _mm256_mask_storeu_epi16(out, k, _mm512_cvtepi32_epi16(y));
+      return;
+    default:  // int8 and uint8: the clamp put y in range
+      _mm_mask_storeu_epi8(out, k, _mm512_cvtepi32_epi8(y));
+      return;
+  }
+}
+
+}  // namespace
+
+// The 32-bit forms, channel block outer and rows inner: the per-channel
+// constants stay in registers across the rows of a tile.
+template <OutputStage::Kind kKind>
+QF_TARGET_AVX512 void OutputStage::RowsAvx512(const int32_t* acc,
+                                              int64_t acc_stride, int rows,
+                                              int64_t c0, int64_t count,
+                                              void* out,
+                                              int64_t out_stride) const {
+  const __m512i zp = _mm512_set1_epi32(p_.zero_point);
+  const __m512i lo = _mm512_set1_epi32(p_.act_min);
+  const __m512i hi = _mm512_set1_epi32(p_.act_max);
+  const int64_t es = static_cast<int64_t>(out_bytes());
+  for (int64_t i = 0; i < count; i += 16) {
+    const int64_t c = c0 + i;
+    const int64_t left = count - i;
+    const __mmask16 k =
+        left >= 16 ? static_cast<__mmask16>(0xFFFF)
+                   : static_cast<__mmask16>((1u << static_cast<int>(left)) - 1);
+    const __m512i bias = _mm512_loadu_si512(bias32_.data() + c);
+    __m512i m = _mm512_setzero_si512(), a1 = m, a2 = m, a3 = m, a4 = m;
+    __m512 scale = _mm512_setzero_ps(), lo_f = scale, hi_f = scale;
+    if constexpr (kKind == Kind::kSingle32) {
+      m = _mm512_loadu_si512(m32_.data() + c);
+      a1 = _mm512_loadu_si512(ts_even_.data() + c / 2);
+      a2 = _mm512_loadu_si512(ts_odd_.data() + c / 2);
+      a3 = _mm512_loadu_si512(rnd_even_.data() + c / 2);
+      a4 = _mm512_loadu_si512(rnd_odd_.data() + c / 2);
+    } else if constexpr (kKind == Kind::kDouble32) {
+      m = _mm512_loadu_si512(m32_.data() + c);
+      a1 = _mm512_loadu_si512(ls32_.data() + c);
+      a2 = _mm512_loadu_si512(rs32_.data() + c);
+      a3 = _mm512_loadu_si512(mask32_.data() + c);
+      a4 = _mm512_loadu_si512(half32_.data() + c);
+    } else {
+      scale = _mm512_loadu_ps(scale_f_.data() + c);
+      lo_f = _mm512_set1_ps(lo_f_);
+      hi_f = _mm512_set1_ps(hi_f_);
+    }
+    for (int r = 0; r < rows; ++r) {
+      const __m512i x = _mm512_add_epi32(
+          _mm512_maskz_loadu_epi32(k, acc + r * acc_stride + i), bias);
+      __m512i y;
+      if constexpr (kKind == Kind::kSingle32) {
+        y = Single16(x, m, a1, a2, a3, a4);
+      } else if constexpr (kKind == Kind::kDouble32) {
+        y = Double16(x, m, a1, a2, a3, a4);
+      } else {
+        __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(x), scale);
+        v = _mm512_min_ps(_mm512_max_ps(v, lo_f), hi_f);
+        y = _mm512_cvt_roundps_epi32(
+            v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      }
+      Store16(_mm512_add_epi32(y, zp), lo, hi, p_.out_type, k,
+              static_cast<uint8_t*>(out) + r * out_stride + i * es);
+    }
+  }
+}
+
+void OutputStage::RunRows(const int32_t* acc, int64_t acc_stride, int rows,
+                          int64_t c0, int64_t count, void* out,
+                          int64_t out_stride) const {
+  if (isa_ == Isa::kAvx512Vnni) {
+    switch (kind_) {
+      case Kind::kSingle32:
+        RowsAvx512<Kind::kSingle32>(acc, acc_stride, rows, c0, count, out,
+                                    out_stride);
+        return;
+      case Kind::kDouble32:
+        RowsAvx512<Kind::kDouble32>(acc, acc_stride, rows, c0, count, out,
+                                    out_stride);
+        return;
+      case Kind::kXnnpack32:
+        RowsAvx512<Kind::kXnnpack32>(acc, acc_stride, rows, c0, count, out,
+                                     out_stride);
+        return;
+      case Kind::kScalar:
+      case Kind::kFixed64:
+      case Kind::kByScale:
+        break;
+    }
+  }
+  for (int r = 0; r < rows; ++r) {
+    Run(acc + r * acc_stride, c0, count,
+        static_cast<uint8_t*>(out) + r * out_stride);
+  }
+}
+
 // ---------------------------------------------------------------- AVX2
 
 namespace {

@@ -61,6 +61,10 @@ class OutputStage {
   // c0 + i's accumulator, written to out (of the output type) + i. c0 is a
   // multiple of the Isa's lane count.
   void Run(const int32_t* acc, int64_t c0, int64_t count, void* out) const;
+  // Run on `rows` rows at once (row r: acc + r * acc_stride, out + r *
+  // out_stride bytes), loading each channel's constants once.
+  void RunRows(const int32_t* acc, int64_t acc_stride, int rows, int64_t c0,
+               int64_t count, void* out, int64_t out_stride) const;
 
   Isa isa() const { return isa_; }
   // Bytes per output element.
@@ -85,6 +89,9 @@ class OutputStage {
   void RunAvx2(const int32_t* acc, int64_t c0, int64_t count, void* out) const;
   void RunAvx512(const int32_t* acc, int64_t c0, int64_t count,
                  void* out) const;
+  template <Kind kKind>
+  void RowsAvx512(const int32_t* acc, int64_t acc_stride, int rows, int64_t c0,
+                  int64_t count, void* out, int64_t out_stride) const;
 
   Params p_;
   Isa isa_ = Isa::kScalar;
