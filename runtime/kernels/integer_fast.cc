@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 namespace qforge::runtime::integer {
 namespace {
@@ -44,6 +45,26 @@ void ToInt16(const OpContext& ctx, Isa isa, ir::DataType type, const void* src,
                       pixels, channels, kc, dst);
       return;
   }
+}
+
+// Whether a GEMM takes the dot4 (vpdpbusd) form: int8 activations and
+// weights without a zero point, int32 accumulation.
+bool UseDot4(Isa isa, ir::DataType type, int32_t weights_zp, bool acc64) {
+  return isa == Isa::kAvx512Vnni && type == ir::DataType::kInt8 &&
+         weights_zp == 0 && !acc64;
+}
+
+// int8 rows of `channels` copied to rows of kc (the padding is never
+// written: its weights are zero).
+void PadRows(const OpContext& ctx, const int8_t* src, int64_t pixels,
+             int64_t channels, int64_t kc, int8_t* dst) {
+  const int64_t chunk = std::max<int64_t>(1, kElementwiseChunk / kc);
+  ParallelChunks(ctx, pixels, chunk, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      std::memcpy(dst + i * kc, src + i * channels,
+                  static_cast<size_t>(channels));
+    }
+  });
 }
 
 // Bias of ctx's input `i` for the output stage.
@@ -92,6 +113,9 @@ struct FastConvPlan {
   std::vector<int32_t> indirection;  // [out pixel][tap]
   OutputStage os;
   std::vector<int16_t> rows;  // the input as int16 rows, + a zero row
+  // dot4: the input's int8 rows padded to kc when in_c is not (else the
+  // input is read in place), and a row of input zero points.
+  std::vector<int8_t> rows8, zp_row;
   ScratchSlots scratch;
 };
 
@@ -150,6 +174,8 @@ FastConvPlanPtr PrepareFastConv(const OpContext& ctx, const ConvDesc& d) {
     if (is_uint8) {
       PackGemmWeights(w->Data<uint8_t>(), d.filter_zp, d.out_c, taps, d.in_c,
                       isa, &p.gemm);
+    } else if (UseDot4(isa, d.type, d.filter_zp, acc64)) {
+      PackGemmWeightsDot4(w->Data<int8_t>(), d.out_c, taps, d.in_c, &p.gemm);
     } else {
       PackGemmWeights(w->Data<int8_t>(), d.filter_zp, d.out_c, taps, d.in_c,
                       isa, &p.gemm);
@@ -189,7 +215,15 @@ FastConvPlanPtr PrepareFastConv(const OpContext& ctx, const ConvDesc& d) {
   SetBias(ctx, 2, &op);
   p.os.Init(op, isa);
   const int64_t pixels = d.batch * d.in_h * d.in_w;
-  p.rows.assign(static_cast<size_t>((pixels + 1) * p.kc), 0);
+  if (p.gemm.dot4) {
+    p.os.AddToBias(Dot4BiasCorrection(w->Data<int8_t>(), d.out_c, taps * d.in_c,
+                                      d.input_zp)
+                       .data());
+    if (p.kc != d.in_c) p.rows8.assign(static_cast<size_t>(pixels * p.kc), 0);
+    p.zp_row.assign(static_cast<size_t>(p.kc), static_cast<int8_t>(d.input_zp));
+  } else {
+    p.rows.assign(static_cast<size_t>((pixels + 1) * p.kc), 0);
+  }
   p.scratch.Resize(ScratchSlotCount(ctx), GemmScratchBytes(taps));
   return plan;
 }
@@ -197,8 +231,18 @@ FastConvPlanPtr PrepareFastConv(const OpContext& ctx, const ConvDesc& d) {
 void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
   const ConvDesc& d = p.d;
   const int64_t in_pixels = d.in_h * d.in_w;
-  ToInt16(ctx, p.isa, d.type, ctx.input(0)->data, d.input_zp,
-          d.batch * in_pixels, d.in_c, p.kc, p.rows.data());
+  const void* input = ctx.input(0)->data;
+  if (p.gemm.dot4) {
+    if (!p.rows8.empty()) {
+      PadRows(ctx, static_cast<const int8_t*>(input), d.batch * in_pixels,
+              d.in_c, p.kc, p.rows8.data());
+      input = p.rows8.data();
+    }
+  } else {
+    ToInt16(ctx, p.isa, d.type, input, d.input_zp, d.batch * in_pixels, d.in_c,
+            p.kc, p.rows.data());
+    input = p.rows.data();
+  }
   void* out = ctx.output(0)->data;
   const size_t es = p.os.out_bytes();
   const int64_t out_pixels = d.out_h * d.out_w;
@@ -223,9 +267,10 @@ void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
   struct Args {
     FastConvPlan* p;
     const GemmTasks* t;
+    const void* input;
     void* out;
     size_t es;
-  } args{&p, &t, out, es};
+  } args{&p, &t, input, out, es};
   const Args* a = &args;
   ctx.pool().ParallelFor(t.count(), [a](int64_t task) {
     FastConvPlan& p = *a->p;
@@ -235,8 +280,13 @@ void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
     const int64_t b = task / (t.n_tasks * t.m_tasks);
     const int64_t in_pixels = p.d.in_h * p.d.in_w;
     GemmA ga;
-    ga.base = p.rows.data() + b * in_pixels * p.kc;
-    ga.zero = p.rows.data() + p.d.batch * in_pixels * p.kc;
+    if (p.gemm.dot4) {
+      ga.base = static_cast<const int8_t*>(a->input) + b * in_pixels * p.kc;
+      ga.zero = p.zp_row.data();
+    } else {
+      ga.base = p.rows.data() + b * in_pixels * p.kc;
+      ga.zero = p.rows.data() + p.d.batch * in_pixels * p.kc;
+    }
     ga.indirection = p.indirection.data();
     const int64_t m0 = m_task * t.rows_per_task;
     const int64_t m1 = std::min(t.m, m0 + t.rows_per_task);
@@ -257,6 +307,7 @@ struct FastFcPlan {
   PackedGemmWeights gemm;
   OutputStage os;
   std::vector<int16_t> rows;
+  std::vector<int8_t> rows8;  // dot4 with depth not a multiple of 4
   ScratchSlots scratch;
 };
 
@@ -282,6 +333,8 @@ FastFcPlanPtr PrepareFastFc(const OpContext& ctx, const FcDesc& d) {
   if (is_uint8) {
     PackGemmWeights(w->Data<uint8_t>(), d.weights_zp, d.units, 1, d.depth, isa,
                     &p.gemm);
+  } else if (UseDot4(isa, d.type, d.weights_zp, d.acc64)) {
+    PackGemmWeightsDot4(w->Data<int8_t>(), d.units, 1, d.depth, &p.gemm);
   } else {
     PackGemmWeights(w->Data<int8_t>(), d.weights_zp, d.units, 1, d.depth, isa,
                     &p.gemm);
@@ -305,21 +358,41 @@ FastFcPlanPtr PrepareFastFc(const OpContext& ctx, const FcDesc& d) {
   }
   SetBias(ctx, 2, &op);
   p.os.Init(op, isa);
-  p.rows.assign(static_cast<size_t>(d.batch * p.gemm.kc), 0);
+  if (p.gemm.dot4) {
+    p.os.AddToBias(
+        Dot4BiasCorrection(w->Data<int8_t>(), d.units, d.depth, d.input_zp)
+            .data());
+    if (p.gemm.kc != d.depth) {
+      p.rows8.assign(static_cast<size_t>(d.batch * p.gemm.kc), 0);
+    }
+  } else {
+    p.rows.assign(static_cast<size_t>(d.batch * p.gemm.kc), 0);
+  }
   p.scratch.Resize(ScratchSlotCount(ctx), GemmScratchBytes(1));
   return plan;
 }
 
 void RunFastFc(const OpContext& ctx, FastFcPlan& p) {
   const FcDesc& d = p.d;
-  ToInt16(ctx, p.isa, d.type, ctx.input(0)->data, d.input_zp, d.batch, d.depth,
-          p.gemm.kc, p.rows.data());
+  const void* input = ctx.input(0)->data;
+  if (p.gemm.dot4) {
+    if (!p.rows8.empty()) {
+      PadRows(ctx, static_cast<const int8_t*>(input), d.batch, d.depth,
+              p.gemm.kc, p.rows8.data());
+      input = p.rows8.data();
+    }
+  } else {
+    ToInt16(ctx, p.isa, d.type, input, d.input_zp, d.batch, d.depth, p.gemm.kc,
+            p.rows.data());
+    input = p.rows.data();
+  }
   const GemmTasks t = SplitGemm(p.isa, 1, d.batch, p.gemm.panels);
   struct Args {
     FastFcPlan* p;
     const GemmTasks* t;
+    const void* input;
     void* out;
-  } args{&p, &t, ctx.output(0)->data};
+  } args{&p, &t, input, ctx.output(0)->data};
   const Args* a = &args;
   ctx.pool().ParallelFor(t.count(), [a](int64_t task) {
     FastFcPlan& p = *a->p;
@@ -327,7 +400,7 @@ void RunFastFc(const OpContext& ctx, FastFcPlan& p) {
     const int64_t n_task = task % t.n_tasks;
     const int64_t m_task = task / t.n_tasks;
     GemmA ga;
-    ga.base = p.rows.data();
+    ga.base = a->input;
     const int64_t m0 = m_task * t.rows_per_task;
     const int64_t m1 = std::min(t.m, m0 + t.rows_per_task);
     const int64_t p0 = n_task * t.panels_per_task;

@@ -25,15 +25,18 @@ constexpr int kMaxTileInts = kMaxMr * 64;
 
 template <int MR, int NB>
 QF_TARGET_AVX512 void Kernel512(int64_t taps, int64_t kc2,
-                                const int16_t* const* rows, const int16_t* b,
+                                const void* const* rows, const void* bp,
                                 int64_t pstride, int32_t* c) {
+  const int16_t* b = static_cast<const int16_t*>(bp);
   __m512i acc[MR][NB];
   for (int r = 0; r < MR; ++r) {
     for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
   }
   for (int64_t t = 0; t < taps; ++t) {
     const int16_t* a[MR];
-    for (int r = 0; r < MR; ++r) a[r] = rows[r * taps + t];
+    for (int r = 0; r < MR; ++r) {
+      a[r] = static_cast<const int16_t*>(rows[r * taps + t]);
+    }
     const int16_t* bt = b + t * kc2 * 32;
     for (int64_t k = 0; k < kc2; ++k) {
       __m512i bv[NB];
@@ -57,15 +60,18 @@ QF_TARGET_AVX512 void Kernel512(int64_t taps, int64_t kc2,
 
 template <int MR, int NB>
 QF_TARGET_AVX2 void Kernel256(int64_t taps, int64_t kc2,
-                              const int16_t* const* rows, const int16_t* b,
+                              const void* const* rows, const void* bp,
                               int64_t pstride, int32_t* c) {
+  const int16_t* b = static_cast<const int16_t*>(bp);
   __m256i acc[MR][NB];
   for (int r = 0; r < MR; ++r) {
     for (int j = 0; j < NB; ++j) acc[r][j] = _mm256_setzero_si256();
   }
   for (int64_t t = 0; t < taps; ++t) {
     const int16_t* a[MR];
-    for (int r = 0; r < MR; ++r) a[r] = rows[r * taps + t];
+    for (int r = 0; r < MR; ++r) {
+      a[r] = static_cast<const int16_t*>(rows[r * taps + t]);
+    }
     const int16_t* bt = b + t * kc2 * 16;
     for (int64_t k = 0; k < kc2; ++k) {
       __m256i bv[NB];
@@ -89,8 +95,65 @@ QF_TARGET_AVX2 void Kernel256(int64_t taps, int64_t kc2,
   }
 }
 
-using KernelFn = void (*)(int64_t, int64_t, const int16_t* const*,
-                          const int16_t*, int64_t, int32_t*);
+// dot4: acc[r][j] += sum over taps and k-quads of the broadcast quad
+// A(r, t)[4k .. 4k + 3] ^ 0x80 (int8 -> u8 + 128) times the panel's quads.
+template <int MR, int NB>
+QF_TARGET_AVX512 void KernelDot4(int64_t taps, int64_t kc4,
+                                 const void* const* rows, const void* bp,
+                                 int64_t pstride, int32_t* c) {
+  const int8_t* b = static_cast<const int8_t*>(bp);
+  const __m512i flip = _mm512_set1_epi32(static_cast<int32_t>(0x80808080u));
+  __m512i acc[MR][NB];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    const int8_t* a[MR];
+    for (int r = 0; r < MR; ++r) {
+      a[r] = static_cast<const int8_t*>(rows[r * taps + t]);
+    }
+    const int8_t* bt = b + t * kc4 * 64;
+    for (int64_t k = 0; k < kc4; ++k) {
+      __m512i bv[NB];
+      for (int j = 0; j < NB; ++j) {
+        bv[j] = _mm512_loadu_si512(bt + j * pstride + k * 64);
+      }
+      for (int r = 0; r < MR; ++r) {
+        const __m512i av =
+            _mm512_xor_si512(_mm512_set1_epi32(Load32(a[r] + 4 * k)), flip);
+        for (int j = 0; j < NB; ++j) {
+          acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, bv[j]);
+        }
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) {
+      _mm512_storeu_si512(c + r * NB * 16 + j * 16, acc[r][j]);
+    }
+  }
+}
+
+using KernelFn = void (*)(int64_t, int64_t, const void* const*, const void*,
+                          int64_t, int32_t*);
+
+template <int NB>
+KernelFn PickDot4(int mr) {
+  switch (mr) {
+    case 1:
+      return KernelDot4<1, NB>;
+    case 2:
+      return KernelDot4<2, NB>;
+    case 3:
+      return KernelDot4<3, NB>;
+    case 4:
+      return KernelDot4<4, NB>;
+    case 5:
+      return KernelDot4<5, NB>;
+    default:
+      return KernelDot4<6, NB>;
+  }
+}
 
 template <int NB>
 KernelFn Pick512(int mr) {
@@ -124,7 +187,17 @@ KernelFn Pick256(int mr) {
   }
 }
 
-KernelFn PickKernel(Isa isa, int mr, int nb) {
+KernelFn PickKernel(Isa isa, bool dot4, int mr, int nb) {
+  if (dot4) {
+    switch (nb) {
+      case 4:
+        return PickDot4<4>(mr);
+      case 2:
+        return PickDot4<2>(mr);
+      default:
+        return PickDot4<1>(mr);
+    }
+  }
   if (isa == Isa::kAvx512Vnni) {
     switch (nb) {
       case 4:
@@ -176,6 +249,46 @@ void PackGemmWeights(const T* w, int32_t zero_point, int64_t n, int64_t taps,
   }
 }
 
+void PackGemmWeightsDot4(const int8_t* w, int64_t n, int64_t taps,
+                         int64_t depth, PackedGemmWeights* out) {
+  const int lanes = 16;
+  out->isa = Isa::kAvx512Vnni;
+  out->dot4 = true;
+  out->n = n;
+  out->taps = taps;
+  out->depth = depth;
+  out->kc = (depth + 3) / 4 * 4;
+  out->panels = (n + lanes - 1) / lanes;
+  const int64_t kc4 = out->kc / 4;
+  out->data.clear();
+  out->data8.assign(static_cast<size_t>(out->panels * out->panel_stride()), 0);
+  for (int64_t c = 0; c < n; ++c) {
+    const int64_t p = c / lanes, lane = c % lanes;
+    for (int64_t t = 0; t < taps; ++t) {
+      int8_t* dst = out->data8.data() + p * out->panel_stride() +
+                    t * kc4 * lanes * 4 + lane * 4;
+      const int8_t* src = w + (c * taps + t) * depth;
+      for (int64_t k = 0; k < depth; ++k) {
+        dst[(k / 4) * lanes * 4 + (k % 4)] = src[k];
+      }
+    }
+  }
+}
+
+std::vector<int32_t> Dot4BiasCorrection(const int8_t* w, int64_t n,
+                                        int64_t per_channel,
+                                        int32_t input_zero_point) {
+  std::vector<int32_t> out(static_cast<size_t>(n));
+  for (int64_t c = 0; c < n; ++c) {
+    int64_t sum = 0;
+    for (int64_t k = 0; k < per_channel; ++k) sum += w[c * per_channel + k];
+    const int64_t v = -(128 + int64_t{input_zero_point}) * sum;
+    out[static_cast<size_t>(c)] =
+        static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));
+  }
+  return out;
+}
+
 template <typename T>
 int64_t MaxAbsWeightSum(const T* w, int32_t zero_point, int64_t n,
                         int64_t per_channel) {
@@ -193,7 +306,7 @@ int64_t MaxAbsWeightSum(const T* w, int32_t zero_point, int64_t n,
 
 size_t GemmScratchBytes(int64_t taps) {
   return static_cast<size_t>(kMaxTileInts) * sizeof(int32_t) +
-         static_cast<size_t>(kMaxMr * taps) * sizeof(const int16_t*);
+         static_cast<size_t>(kMaxMr * taps) * sizeof(const void*);
 }
 
 void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
@@ -206,20 +319,26 @@ void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
   const int64_t taps = w.taps, kc = w.kc, n = w.n;
   const int64_t pstride = w.panel_stride();
   int32_t* tile = static_cast<int32_t*>(scratch);
-  const int16_t** rows = reinterpret_cast<const int16_t**>(
+  const void** rows = reinterpret_cast<const void**>(
       static_cast<uint8_t*>(scratch) + kMaxTileInts * sizeof(int32_t));
   const size_t es = os.out_bytes();
+  // Bytes per A row.
+  const int64_t row_bytes = kc * (w.dot4 ? 1 : 2);
+  const uint8_t* base = static_cast<const uint8_t*>(a.base);
+  const void* b = w.dot4 ? static_cast<const void*>(w.data8.data())
+                         : static_cast<const void*>(w.data.data());
+  const int64_t b_es = w.dot4 ? 1 : 2;
   for (int64_t i = m0; i < m1; i += mr_max) {
     const int mr = static_cast<int>(std::min<int64_t>(mr_max, m1 - i));
     for (int r = 0; r < mr; ++r) {
       const int64_t row = i + r;
       for (int64_t t = 0; t < taps; ++t) {
-        const int16_t* p;
+        const void* p;
         if (a.indirection == nullptr) {
-          p = a.base + (row * taps + t) * kc;
+          p = base + (row * taps + t) * row_bytes;
         } else {
           const int32_t idx = a.indirection[row * taps + t];
-          p = idx < 0 ? a.zero : a.base + int64_t{idx} * kc;
+          p = idx < 0 ? a.zero : base + int64_t{idx} * row_bytes;
         }
         rows[r * taps + t] = p;
       }
@@ -227,8 +346,9 @@ void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
     for (int64_t p = p0; p < p1;) {
       int nb = nb_max;
       while (nb > 1 && p + nb > p1) nb /= 2;
-      PickKernel(isa, mr, nb)(taps, kc / 2, rows, w.data.data() + p * pstride,
-                              pstride, tile);
+      PickKernel(isa, w.dot4, mr, nb)(
+          taps, w.dot4 ? kc / 4 : kc / 2, rows,
+          static_cast<const uint8_t*>(b) + p * pstride * b_es, pstride, tile);
       const int64_t c0 = p * lanes;
       const int64_t count = std::min<int64_t>(n - c0, int64_t{nb} * lanes);
       os.RunRows(tile, int64_t{nb} * lanes, mr, c0, count,

@@ -24,10 +24,21 @@ namespace qforge::runtime::integer {
 // Weights packed once per model load: panels of Lanes(isa) output
 // channels, each [tap][kc / 2][lane][2] int16, zero-padded in depth (to
 // kc, even) and channels (to whole panels).
+//
+// dot4 (AVX-512 VNNI, int8 activations and int8 weights with zero point
+// 0): [tap][kc / 4][lane][4] int8 for vpdpbusd, which multiplies unsigned
+// by signed bytes. The A rows are then the int8 input itself, read as
+// u = x + 128 (x ^ 0x80 on the fly): sum (x - zp) w = sum u w - (128 + zp)
+// sum w, the second term folded into the bias (Dot4BiasCorrection), and a
+// padded tap reads a row of zp bytes (u - (128 + zp) = 0). Each group of
+// four u8 x s8 products is exact in int32 and the sums wrap, so the
+// accumulators equal the int16 path's modulo 2^32, as the reference's.
 struct PackedGemmWeights {
   Isa isa = Isa::kScalar;
+  bool dot4 = false;
   int64_t n = 0, taps = 0, depth = 0, kc = 0, panels = 0;
   std::vector<int16_t> data;
+  std::vector<int8_t> data8;  // dot4
   int64_t panel_stride() const;
 };
 
@@ -40,6 +51,16 @@ template <typename T>
 void PackGemmWeights(const T* w, int32_t zero_point, int64_t n, int64_t taps,
                      int64_t depth, Isa isa, PackedGemmWeights* out);
 
+// The dot4 packing of int8 weights w[c][t][k] (kc: depth rounded up to 4).
+void PackGemmWeightsDot4(const int8_t* w, int64_t n, int64_t taps,
+                         int64_t depth, PackedGemmWeights* out);
+
+// Per channel: -(128 + input_zero_point) * sum of the channel's weights,
+// modulo 2^32 (for OutputStage::AddToBias).
+std::vector<int32_t> Dot4BiasCorrection(const int8_t* w, int64_t n,
+                                        int64_t per_channel,
+                                        int32_t input_zero_point);
+
 // max over channels of sum |w - zero_point|: with |A| <= 32768 the int32
 // accumulator is exact (no partial sum overflows) when this is < 65536,
 // which int16 kernels that accumulate in int64 check before taking the
@@ -48,10 +69,10 @@ template <typename T>
 int64_t MaxAbsWeightSum(const T* w, int32_t zero_point, int64_t n,
                         int64_t per_channel);
 
-// The A operand: rows of `kc` int16 per tap.
+// The A operand: rows of `kc` int16 per tap (dot4: kc int8).
 struct GemmA {
-  const int16_t* base = nullptr;
-  const int16_t* zero = nullptr;  // kc zeros, for padded taps
+  const void* base = nullptr;
+  const void* zero = nullptr;  // kc zeros (dot4: zero points), padded taps
   // [m][taps] row indices into base (-1: zero); nullptr: row (i, t) is
   // base + (i * taps + t) * kc.
   const int32_t* indirection = nullptr;
