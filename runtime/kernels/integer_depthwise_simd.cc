@@ -118,9 +118,10 @@ QF_TARGET_AVX512 void Row512(const DepthwiseWeights& w,
           acc = _mm512_add_epi32(acc, _mm512_madd_epi16(xv, wv));
         }
         _mm512_store_si512(buf[p], acc);
-        os.Run(buf[p], cb, count,
-               static_cast<uint8_t*>(out) + ((ox0 + p) * C + cb) * es);
       }
+      os.RunRows(buf[0], 16, np, cb, count,
+                 static_cast<uint8_t*>(out) + (ox0 * C + cb) * es,
+                 C * static_cast<int64_t>(es));
     }
   }
 }

@@ -60,6 +60,14 @@ void PadRows(const OpContext& ctx, const int8_t* src, int64_t pixels,
              int64_t channels, int64_t kc, int8_t* dst) {
   const int64_t chunk = std::max<int64_t>(1, kElementwiseChunk / kc);
   ParallelChunks(ctx, pixels, chunk, [&](int64_t b, int64_t e) {
+    if (channels < 16) {  // the first layer's 1-3 channels: no calls
+      for (int64_t i = b; i < e; ++i) {
+        for (int64_t c = 0; c < channels; ++c) {
+          dst[i * kc + c] = src[i * channels + c];
+        }
+      }
+      return;
+    }
     for (int64_t i = b; i < e; ++i) {
       std::memcpy(dst + i * kc, src + i * channels,
                   static_cast<size_t>(channels));
@@ -111,6 +119,7 @@ struct FastConvPlan {
   DepthwiseWeights dw;
   DepthwiseGeometry geom;
   std::vector<int32_t> indirection;  // [out pixel][tap]
+  bool pointwise = false;            // no indirection needed
   OutputStage os;
   std::vector<int16_t> rows;  // the input as int16 rows, + a zero row
   // dot4: the input's int8 rows padded to kc when in_c is not (else the
@@ -181,10 +190,17 @@ FastConvPlanPtr PrepareFastConv(const OpContext& ctx, const ConvDesc& d) {
                       isa, &p.gemm);
     }
     p.kc = p.gemm.kc;
+    // A 1x1 window with stride 1 reads output pixel i from input pixel i:
+    // no table (GemmA's direct rows).
+    p.pointwise = taps == 1 && d.stride_h == 1 && d.stride_w == 1 &&
+                  d.pad_top == 0 && d.pad_left == 0 && d.out_h == d.in_h &&
+                  d.out_w == d.in_w;
     // Input pixel of each output pixel's taps (-1: padding).
-    p.indirection.resize(static_cast<size_t>(d.out_h * d.out_w * taps));
+    p.indirection.resize(
+        p.pointwise ? 0 : static_cast<size_t>(d.out_h * d.out_w * taps));
     int32_t* ind = p.indirection.data();
-    for (int64_t oy = 0; oy < d.out_h; ++oy) {
+    const int64_t table_rows = p.pointwise ? 0 : d.out_h;
+    for (int64_t oy = 0; oy < table_rows; ++oy) {
       for (int64_t ox = 0; ox < d.out_w; ++ox) {
         for (int64_t ky = 0; ky < d.k_h; ++ky) {
           const int64_t iy = oy * d.stride_h - d.pad_top + ky * d.dil_h;
@@ -287,7 +303,7 @@ void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
       ga.base = p.rows.data() + b * in_pixels * p.kc;
       ga.zero = p.rows.data() + p.d.batch * in_pixels * p.kc;
     }
-    ga.indirection = p.indirection.data();
+    ga.indirection = p.pointwise ? nullptr : p.indirection.data();
     const int64_t m0 = m_task * t.rows_per_task;
     const int64_t m1 = std::min(t.m, m0 + t.rows_per_task);
     const int64_t p0 = n_task * t.panels_per_task;
