@@ -10,6 +10,7 @@
 // instruction set this CPU has (InterpreterOptions::isa) and must give
 // the scalar kernels' bytes exactly. (The scalar kernels' own exactness
 // against TFLite is tests/interop and integer_conv_test.cc.)
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -78,7 +79,7 @@ ir::Activation RandomActivation(Rng& r) {
 
 // Runs `m` on `input` with the given modes, Isa and threads; the output
 // bytes, or the error message.
-std::string RunBytes(OpModel& m, const ir::HostTensor& input,
+std::string RunBytes(OpModel& m, const std::vector<ir::HostTensor>& inputs,
                      const numerics::Modes& modes, Isa isa, int threads,
                      std::vector<uint8_t>* out) {
   runtime::InterpreterOptions o;
@@ -87,7 +88,7 @@ std::string RunBytes(OpModel& m, const ir::HostTensor& input,
   o.isa = isa;
   auto interp = runtime::Interpreter::Create(m.model(), o);
   if (!interp.ok()) return std::string(interp.status().message());
-  const absl::Status s = (*interp)->Run({input});
+  const absl::Status s = (*interp)->Run(inputs);
   if (!s.ok()) return std::string(s.message());
   const ir::HostTensor y = (*interp)->OutputHost(0);
   out->assign(y.data(), y.data() + y.ByteSize());
@@ -95,7 +96,7 @@ std::string RunBytes(OpModel& m, const ir::HostTensor& input,
 }
 
 // Every vector Isa against the scalar kernels, 1 and 2 threads.
-void ExpectSameAsScalar(OpModel& m, const ir::HostTensor& input,
+void ExpectSameAsScalar(OpModel& m, const std::vector<ir::HostTensor>& input,
                         const numerics::Modes& modes, const std::string& what,
                         int* compared) {
   std::vector<uint8_t> want;
@@ -246,7 +247,7 @@ void RunConvCase(Rng& r, bool depthwise, int* compared) {
       same ? " SAME" : " VALID", " bias ", bias_kind, " zp ", in_zp, "/",
       out_zp, " rounding ", static_cast<int>(modes.rounding), " arithmetic ",
       static_cast<int>(modes.arithmetic));
-  ExpectSameAsScalar(m, input, modes, what, compared);
+  ExpectSameAsScalar(m, {input}, modes, what, compared);
 }
 
 void RunFcCase(Rng& r, int* compared) {
@@ -305,7 +306,48 @@ void RunFcCase(Rng& r, int* compared) {
       " -> ", units, " bias ", bias_kind, " zp ", in_zp, "/", w_zp, "/", out_zp,
       " rounding ", static_cast<int>(modes.rounding), " arithmetic ",
       static_cast<int>(modes.arithmetic));
-  ExpectSameAsScalar(m, input, modes, what, compared);
+  ExpectSameAsScalar(m, {input}, modes, what, compared);
+}
+
+// 8-bit ADD and SUB (general path; --arithmetic xnnpack's ADD stays
+// scalar): random shapes with broadcasting, scales, zero points.
+void RunAddSubCase(Rng& r, int* compared) {
+  const DT type = r.Coin() ? DT::kInt8 : DT::kUInt8;
+  const bool sub = r.Coin();
+  std::vector<int32_t> out_shape = {r.Int(1, 2), r.Int(1, 9), r.Int(1, 9),
+                                    r.Int(1, 40)};
+  // Each input drops some dims to 1 (broadcast) or keeps them.
+  std::vector<int32_t> sa = out_shape, sb = out_shape;
+  for (size_t d = 0; d < 4; ++d) {
+    const int k = r.Int(0, 5);
+    if (k == 0) sa[d] = 1;
+    if (k == 1) sb[d] = 1;
+  }
+  const float s1 = r.LogReal(0.005f, 0.5f), s2 = r.LogReal(0.005f, 0.5f);
+  const float so = std::max(s1, s2) * r.LogReal(0.3f, 4.0f);
+  auto zp = [&] { return r.Int(TypeLo(type), TypeHi(type)); };
+  OpModel m;
+  const int a = QInput(m, type, sa, s1, zp());
+  const int b = QInput(m, type, sb, s2, zp());
+  const int y = QOutput(m, type, out_shape, so, zp());
+  ir::AddSubOptions o;
+  o.activation = RandomActivation(r);
+  o.is_sub = sub;
+  m.Op(sub ? ir::OpKind::kSub : ir::OpKind::kAdd, {a, b}, {y}, o);
+  std::vector<ir::HostTensor> inputs;
+  for (const auto& shape : {sa, sb}) {
+    ir::HostTensor t(type, std::vector<int64_t>(shape.begin(), shape.end()));
+    for (uint8_t& v : t.bytes()) v = static_cast<uint8_t>(r.Int(0, 255));
+    inputs.push_back(std::move(t));
+  }
+  const numerics::Modes modes = RandomModes(r);
+  const std::string what =
+      absl::StrCat(sub ? "SUB " : "ADD ", ir::DataTypeName(type), " ", sa[0],
+                   "x", sa[1], "x", sa[2], "x", sa[3], " + ", sb[0], "x", sb[1],
+                   "x", sb[2], "x", sb[3], " scales ", s1, ",", s2, "->", so,
+                   " rounding ", static_cast<int>(modes.rounding),
+                   " arithmetic ", static_cast<int>(modes.arithmetic));
+  ExpectSameAsScalar(m, inputs, modes, what, compared);
 }
 
 TEST(IntegerFastTest, ConvMatchesScalarKernel) {
@@ -336,6 +378,16 @@ TEST(IntegerFastTest, FullyConnectedMatchesScalarKernel) {
     RunFcCase(r, &compared);
   }
   EXPECT_GT(compared, 300);
+}
+
+TEST(IntegerFastTest, AddSubMatchesScalarKernel) {
+  if (runtime::DetectIsa() == Isa::kScalar) GTEST_SKIP() << "no vector Isa";
+  Rng r(2029);
+  int compared = 0;
+  for (int i = 0; i < 300 && !HasFatalFailure(); ++i) {
+    RunAddSubCase(r, &compared);
+  }
+  EXPECT_GT(compared, 800);
 }
 
 }  // namespace
