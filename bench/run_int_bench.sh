@@ -44,3 +44,39 @@ for m in twins/mlperf-tiny/vww_96_int8.tflite \
     ' "$(basename "$m")" "$t" "$s" "$f" "$lr"
   done
 done | tee -a "$results"
+# Whole `qforge run` processes (start-up, model load and prepacking, .npy
+# reading included) over 200 random int8 samples, 1 thread, vector vs
+# QFORGE_ISA=scalar, timed from outside by farm-bench when it is on PATH
+# (median CPU seconds of 7 paired runs); the two output files must be equal.
+command -v farm-bench >/dev/null 2>&1 || exit 0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+qf=$(cd "$build" && pwd)/cmd/qforge
+echo "qforge run, 200 samples, 1 thread     scalar ms/sample  $isa ms/sample  ratio  outputs" | tee -a "$results"
+for m in twins/mlperf-tiny/vww_96_int8.tflite \
+         twins/mlperf-tiny/pretrainedResnet_quant.tflite; do
+  shape=$("$qf" inspect --json "$corpus/$m" |
+          node -e 'const t = JSON.parse(require("fs").readFileSync(0, "utf8")).inputs[0]; console.log(t.shape.slice(1).join(","))')
+  python3 - "$tmp/in.npy" "$shape" <<'PY'
+import random, struct, sys
+random.seed(1)
+shape = [200] + [int(d) for d in sys.argv[2].split(",")]
+n = 1
+for d in shape: n *= d
+header = "{'descr': '|i1', 'fortran_order': False, 'shape': (%s), }" % "".join("%d, " % d for d in shape)
+header += " " * (63 - (len(header) + 10) % 64) + "\n"
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + random.randbytes(n))
+PY
+  run=("$qf" -q run "$corpus/$m" --data "$tmp/in.npy" --threads 1)
+  farm-bench -n 7 --timeout 300 \
+    --vs "env QFORGE_ISA=scalar ${run[*]} --output-dir $tmp/scalar" \
+    -- "${run[@]}" --output-dir "$tmp/fast" > "$tmp/fb.txt" 2>&1
+  a=$(awk '/^A cpu s/ {print $5}' "$tmp/fb.txt")
+  b=$(awk '/^B cpu s/ {print $5}' "$tmp/fb.txt")
+  same=$(cmp -s "$tmp/scalar/output_0.npy" "$tmp/fast/output_0.npy" && echo identical || echo DIFFER)
+  node -e '
+    const [name, a, b, same] = process.argv.slice(1);
+    console.log(`${name.padEnd(38)} ${(b * 5).toFixed(3).padStart(17)} ${(a * 5).toFixed(3).padStart(16)} ${(a / b).toFixed(2).padStart(6)}  ${same}`);
+  ' "$(basename "$m")" "$a" "$b" "$same" | tee -a "$results"
+done
