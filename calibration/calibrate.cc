@@ -62,6 +62,7 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
     // Ops qforge cannot run, and all after them, are left out: their
     // tensors get no statistics and stay float when quantized.
     io.skip_unrunnable = true;
+    io.numerics = options.numerics;
     ASSIGN_OR_RETURN(w.interpreter, runtime::Interpreter::Create(model, io));
     w.collector =
         std::make_unique<StatsCollector>(model, options.histogram_stride);

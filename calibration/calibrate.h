@@ -13,6 +13,7 @@
 #include "calibration/stats_file.h"
 #include "formats/data/data_source.h"
 #include "ir/model.h"
+#include "numerics/modes.h"
 
 namespace qforge::calibration {
 
@@ -28,6 +29,8 @@ struct CalibrateOptions {
   // overhead near 12% of inference (7: ~23%) with no measurable change in
   // the ranges chosen from it (README, Performance).
   int histogram_stride = kDefaultHistogramStride;
+  // The interpreters' integer arithmetic, for models with integer ops.
+  numerics::Modes numerics;
   // Called after each sample with (done, total).
   std::function<void(int64_t, int64_t)> progress;
 };

@@ -45,6 +45,7 @@ absl::Status ParseShard(const std::string& text, int* index, int* count) {
 absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
   calibration::CalibrateOptions options;
   options.threads = args.threads;
+  options.numerics = flags.numerics;
   options.histogram_stride = args.histogram_stride;
   if (!args.shard.empty()) {
     RETURN_IF_ERROR(

@@ -7,11 +7,13 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
+#include "numerics/modes.h"
 
 namespace qforge::cmd {
 
 struct GlobalFlags {
   bool quiet = false;
+  numerics::Modes numerics;  // --rounding, --arithmetic
 };
 
 struct CommandContext {

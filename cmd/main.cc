@@ -21,8 +21,7 @@
 #include "base/file_io.h"
 #include "base/text.h"
 #include "cmd/command.h"
-#include "numerics/fixed_point.h"
-#include "numerics/xnnpack_arithmetic.h"
+#include "numerics/modes.h"
 
 namespace {
 
@@ -52,15 +51,16 @@ int main(int argc, char** argv) {
   qforge::cmd::CommandContext ctx;
   app.add_flag("-q,--quiet", ctx.flags.quiet,
                "No progress or summary output on stderr");
-  // Set while parsing, before any command runs (numerics/fixed_point.h).
+  // Set while parsing, before any command runs; the commands hand them to
+  // their interpreters (numerics/modes.h).
   app.add_option_function<std::string>(
          "--rounding",
-         [](const std::string& mode) {
+         [&ctx](const std::string& mode) {
            using qforge::numerics::RoundingPolicy;
-           qforge::numerics::SetDefaultRoundingPolicy(
+           ctx.flags.numerics.rounding =
                mode == "double"   ? RoundingPolicy::kDouble
                : mode == "legacy" ? RoundingPolicy::kLegacy
-                                  : RoundingPolicy::kSingle);
+                                  : RoundingPolicy::kSingle;
          },
          "int8 requantization rounding: single (as LiteRT; default), double "
          "(as TFLite Micro) or legacy (as older TFLite builds, e.g. "
@@ -71,10 +71,10 @@ int main(int argc, char** argv) {
       ->trigger_on_parse();
   app.add_option_function<std::string>(
          "--arithmetic",
-         [](const std::string& mode) {
-           qforge::numerics::SetDefaultArithmetic(
+         [&ctx](const std::string& mode) {
+           ctx.flags.numerics.arithmetic =
                mode == "xnnpack" ? qforge::numerics::Arithmetic::kXnnpack
-                                 : qforge::numerics::Arithmetic::kTflite);
+                                 : qforge::numerics::Arithmetic::kTflite;
          },
          "8-bit CONV_2D/DEPTHWISE_CONV_2D/FULLY_CONNECTED/ADD arithmetic: "
          "tflite (TFLite's builtin kernels; default) or xnnpack (as LiteRT's "

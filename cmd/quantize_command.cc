@@ -190,6 +190,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
       }
     }
     co.threads = args.threads;
+    co.numerics = flags.numerics;
     co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
     Progress progress("calibrate", flags.quiet);
     co.progress = [&progress](int64_t d, int64_t t) { progress.Update(d, t); };
@@ -280,6 +281,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     run.threads = args.threads;
     run.quiet = flags.quiet;
     run.data_notes = !(needs_stats && args.stats.empty());  // said once
+    run.numerics = flags.numerics;
     ASSIGN_OR_RETURN(report::Report r,
                      MakeReport(model, written, args.data, run));
     RETURN_IF_ERROR(report_file->Write(

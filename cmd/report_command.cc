@@ -58,6 +58,7 @@ absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
     ASSIGN_OR_RETURN(out, PendingFile::Create(args.output, inputs));
   }
   if (out.has_value()) run.outputs.push_back(out->path());
+  run.numerics = flags.numerics;
   ASSIGN_OR_RETURN(report::Report r,
                    MakeReport(float_model, quant_model, args.data, run));
   const std::string text = report::Render(r, format);

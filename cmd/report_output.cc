@@ -19,6 +19,7 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
                                           const ReportRun& run) {
   report::ReportOptions options;
   options.threads = run.threads;
+  options.numerics = run.numerics;
   absl::StatusOr<formats::SampleSource> source =
       OpenData(data, float_model, run.quiet || !run.data_notes);
   if (!source.ok()) {

@@ -25,6 +25,7 @@ struct ReportRun {
   bool data_notes = true;
   // Files the command will write: refused if one is a data file.
   std::vector<std::string> outputs;
+  numerics::Modes numerics;  // of the quantized model's interpreters
 };
 
 // The data are opened for the float model; when that fails and the

@@ -68,6 +68,7 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   }
   runtime::InterpreterOptions options;
   options.threads = args.threads;
+  options.numerics = flags.numerics;
   ASSIGN_OR_RETURN(std::unique_ptr<runtime::Interpreter> interpreter,
                    runtime::Interpreter::Create(model, options));
   std::vector<std::vector<ir::HostTensor>> outputs(interpreter->num_outputs());

@@ -6,7 +6,7 @@
 //  - gemmlowp's SaturatingRoundingDoublingHighMul and RoundingDivideByPOT;
 //  - MultiplyByQuantizedMultiplier for int32 accumulators in both of
 //    TFLite's forms, single rounding (LiteRT, the default) and double
-//    rounding (TFLite Micro), chosen by a process-wide mode (see "rounding
+//    rounding (TFLite Micro), chosen by a mode passed in (see "rounding
 //    mode" below), and the reduced-multiplier form TFLite uses for int64
 //    accumulators (int16x8 kernels).
 // Where TFLite relies on two's-complement wrap-around (an int32 left shift
@@ -193,14 +193,14 @@ inline int32_t WrappingShiftLeft(int32_t x, int left_shift) {
 // output stages) and int16 kernels round twice: measured against LiteRT's
 // builtin kernels in tests/interop/int_vs_litert.mjs and int_ops_litert.mjs.
 //
-// MultiplyByQuantizedMultiplier below follows the calling thread's active
-// mode. The interpreter sets it for each op from the process-wide policy
-// (the CLI's --rounding) and the op's types, and its thread pool hands it on
-// to the workers of that op. The int64-accumulator form (int16x8 kernels) is
-// the same in both modes.
+// The mode is a value: each op's kernel receives it (runtime::OpContext::
+// rounding(), chosen by the interpreter from its options' RoundingPolicy and
+// the op's types, see OpRounding) and passes it to the functions below, so
+// interpreters with different modes can run side by side. The
+// int64-accumulator form (int16x8 kernels) is the same in both modes.
 enum class Rounding { kSingle, kDouble };
 
-// The process-wide policy (set before running):
+// The policy of one interpreter (the CLI's --rounding):
 //  - kSingle: every int8 op rounds once (LiteRT);
 //  - kDouble: every int8 op rounds twice (TFLite Micro);
 //  - kLegacy: TFLite builds without TFLITE_SINGLE_ROUNDING that still run
@@ -209,56 +209,25 @@ enum class Rounding { kSingle, kDouble };
 //    stage, which always rounds once; every other int8 kernel rounds twice.
 //    Their int16 FULLY_CONNECTED also predates float-scale requantization
 //    (runtime/kernels/integer_fully_connected.cc).
-// uint8 and int16 ops round twice under every policy (runtime/interpreter.cc).
+// uint8 and int16 ops round twice under every policy.
 enum class RoundingPolicy { kSingle, kDouble, kLegacy };
 
-inline RoundingPolicy& RoundingPolicyStorage() {
-  static RoundingPolicy policy = RoundingPolicy::kSingle;
-  return policy;
-}
-inline RoundingPolicy DefaultRoundingPolicy() {
-  return RoundingPolicyStorage();
-}
-inline void SetDefaultRoundingPolicy(RoundingPolicy policy) {
-  RoundingPolicyStorage() = policy;
-}
-
-// The mode for int8 ops other than the GEMM ones below.
-inline Rounding DefaultRounding() {
-  return DefaultRoundingPolicy() == RoundingPolicy::kSingle ? Rounding::kSingle
-                                                            : Rounding::kDouble;
-}
-// The mode for int8 CONV_2D / FULLY_CONNECTED / BATCH_MATMUL.
-inline Rounding DefaultGemmRounding() {
-  return DefaultRoundingPolicy() == RoundingPolicy::kDouble ? Rounding::kDouble
-                                                            : Rounding::kSingle;
-}
-// A uniform policy: kSingle or kDouble for every int8 op.
-inline void SetDefaultRounding(Rounding mode) {
-  SetDefaultRoundingPolicy(mode == Rounding::kSingle ? RoundingPolicy::kSingle
-                                                     : RoundingPolicy::kDouble);
-}
-
-// The calling thread's active mode (constant-initialised: cheap to read).
-inline Rounding& ActiveRoundingStorage() {
-  thread_local Rounding mode = Rounding::kSingle;
-  return mode;
-}
-inline Rounding ActiveRounding() { return ActiveRoundingStorage(); }
-
-// Sets this thread's active mode for a scope, restoring the previous one.
-class ScopedRounding {
- public:
-  explicit ScopedRounding(Rounding mode) : saved_(ActiveRounding()) {
-    ActiveRoundingStorage() = mode;
+// The rounding of one op under `policy`: `rounds_twice` for ops with uint8
+// or int16 tensors (LiteRT's gemmlowp and int16 kernels), `ruy_gemm` for
+// int8 CONV_2D / FULLY_CONNECTED / BATCH_MATMUL.
+inline Rounding OpRounding(RoundingPolicy policy, bool rounds_twice,
+                           bool ruy_gemm) {
+  if (rounds_twice) return Rounding::kDouble;
+  switch (policy) {
+    case RoundingPolicy::kSingle:
+      return Rounding::kSingle;
+    case RoundingPolicy::kDouble:
+      return Rounding::kDouble;
+    case RoundingPolicy::kLegacy:
+      return ruy_gemm ? Rounding::kSingle : Rounding::kDouble;
   }
-  ~ScopedRounding() { ActiveRoundingStorage() = saved_; }
-  ScopedRounding(const ScopedRounding&) = delete;
-  ScopedRounding& operator=(const ScopedRounding&) = delete;
-
- private:
-  Rounding saved_;
-};
+  return Rounding::kSingle;
+}
 
 // TFLite's MultiplyByQuantizedMultiplier, double rounding: shift > 0 is a
 // left shift applied before the high multiply, shift <= 0 a rounding right
@@ -290,19 +259,24 @@ inline int32_t MultiplyByQuantizedMultiplierSingle(int32_t x,
   return static_cast<int32_t>(static_cast<uint32_t>(result));
 }
 
-// MultiplyByQuantizedMultiplier in the thread's active rounding mode.
+// MultiplyByQuantizedMultiplier in rounding mode `r`.
 inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier,
-                                             int shift) {
-  return ActiveRounding() == Rounding::kSingle
+                                             int shift, Rounding r) {
+  return r == Rounding::kSingle
              ? MultiplyByQuantizedMultiplierSingle(x, multiplier, shift)
              : MultiplyByQuantizedMultiplierDouble(x, multiplier, shift);
 }
 
+// An int32 accumulator needs the op's rounding mode (the overload above);
+// without one it would silently take the int64 form below.
+int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier,
+                                      int shift) = delete;
+
 // TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0); with
 // single rounding TFLite routes it to MultiplyByQuantizedMultiplier.
 inline int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(
-    int32_t x, int32_t multiplier, int left_shift) {
-  if (ActiveRounding() == Rounding::kSingle) {
+    int32_t x, int32_t multiplier, int left_shift, Rounding r) {
+  if (r == Rounding::kSingle) {
     return MultiplyByQuantizedMultiplierSingle(x, multiplier, left_shift);
   }
   return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x, multiplier),
@@ -346,14 +320,19 @@ inline int32_t Clamp(int32_t v, int32_t lo, int32_t hi) {
 
 // The per-channel requantization step every int8 conv / fully-connected
 // kernel ends with: acc * multiplier * 2^(shift - 31) + zero_point,
-// clamped to [act_min, act_max].
+// clamped to [act_min, act_max], in rounding mode `r`.
 inline int32_t Requantize(int32_t acc, int32_t multiplier, int shift,
                           int32_t output_zero_point, int32_t act_min,
-                          int32_t act_max) {
-  return Clamp(
-      MultiplyByQuantizedMultiplier(acc, multiplier, shift) + output_zero_point,
-      act_min, act_max);
+                          int32_t act_max, Rounding r) {
+  return Clamp(MultiplyByQuantizedMultiplier(acc, multiplier, shift, r) +
+                   output_zero_point,
+               act_min, act_max);
 }
+
+// Needs the rounding mode (see MultiplyByQuantizedMultiplier).
+int32_t Requantize(int32_t acc, int32_t multiplier, int shift,
+                   int32_t output_zero_point, int32_t act_min,
+                   int32_t act_max) = delete;
 
 // The int16x8 form (int64 accumulator, zero-point-free int16 output).
 inline int32_t Requantize(int64_t acc, int32_t multiplier, int shift,

@@ -9,9 +9,9 @@
 //  - the element products of the cell update (CwiseMul: a * b rounded
 //    right by a power of two, or requantized to int8);
 //  - the integer layer normalization of one gate row (ApplyLayerNorm).
-// Requantization (MultiplyByQuantizedMultiplier) follows the calling
-// thread's rounding mode (numerics/fixed_point.h); LiteRT's LSTM, whose cell
-// state is int16, rounds twice.
+// Requantization (MultiplyByQuantizedMultiplier) takes the op's rounding
+// mode (numerics/fixed_point.h); LiteRT's LSTM, whose cell state is int16,
+// rounds twice.
 // Header-only: qforge_runtime uses it and does not link qforge_numerics.
 #ifndef QFORGE_NUMERICS_LSTM_MATH_H_
 #define QFORGE_NUMERICS_LSTM_MATH_H_
@@ -79,9 +79,9 @@ inline int16_t MulShift(int16_t a, int16_t b, int shift) {
 // multiplier form: LiteRT subtracts `zero_point` here, and adds the same
 // zero point times the row sums back in the projection bias).
 inline int8_t MulRequantize(int16_t a, int16_t b, int32_t multiplier, int shift,
-                            int32_t zero_point) {
+                            int32_t zero_point, Rounding r) {
   int32_t v = static_cast<int32_t>(a) * static_cast<int32_t>(b);
-  v = MultiplyByQuantizedMultiplier(v, multiplier, shift);
+  v = MultiplyByQuantizedMultiplier(v, multiplier, shift, r);
   v -= zero_point;
   return static_cast<int8_t>(std::min(std::max(v, int32_t{-128}), 127));
 }
@@ -106,7 +106,8 @@ inline int16_t AddSat(int16_t a, int16_t b) {
 // the intermediate products wrap as TFLite's int32 / int64 arithmetic does.
 inline void LayerNormRow(const int16_t* in, const int16_t* weights,
                          const int32_t* bias, int32_t scale_a, int scale_b,
-                         int32_t variance_limit, int n, int16_t* out) {
+                         int32_t variance_limit, int n, int16_t* out,
+                         Rounding r) {
   constexpr int64_t kTwoToPower20 = int64_t{1} << 20;
   int64_t sum = 0;
   int64_t sum_sq = 0;
@@ -129,7 +130,7 @@ inline void LayerNormRow(const int16_t* in, const int16_t* weights,
         static_cast<uint32_t>(1024u * static_cast<uint32_t>(in[j])) -
         static_cast<uint32_t>(mean));
     const int32_t rescaled =
-        MultiplyByQuantizedMultiplier(shifted, inv_a, inv_b);
+        MultiplyByQuantizedMultiplier(shifted, inv_a, inv_b, r);
     // TFLite: int64 val3 = rescaled * weights[j] + bias[j], the product in
     // int32 (wrapping), then widened.
     const int32_t product = static_cast<int32_t>(
@@ -140,7 +141,7 @@ inline void LayerNormRow(const int16_t* in, const int16_t* weights,
     const int32_t val4 =
         static_cast<int32_t>((val3 > 0 ? val3 + 512 : val3 - 512) / 1024);
     const int32_t val5 =
-        MultiplyByQuantizedMultiplier(val4, scale_a, scale_b + 12);
+        MultiplyByQuantizedMultiplier(val4, scale_a, scale_b + 12, r);
     out[j] = SaturatingCast<int16_t>(val5);
   }
 }

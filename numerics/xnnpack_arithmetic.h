@@ -35,17 +35,9 @@
 
 namespace qforge::numerics {
 
+// A value in each interpreter's options (runtime::InterpreterOptions), read
+// by the kernels through their OpContext.
 enum class Arithmetic { kTflite, kXnnpack };
-
-// The process-wide arithmetic (the CLI's --arithmetic; set before running).
-inline Arithmetic& DefaultArithmeticStorage() {
-  static Arithmetic mode = Arithmetic::kTflite;
-  return mode;
-}
-inline Arithmetic DefaultArithmetic() { return DefaultArithmeticStorage(); }
-inline void SetDefaultArithmetic(Arithmetic mode) {
-  DefaultArithmeticStorage() = mode;
-}
 
 // --------------------------------------------------- fp32 requantization
 

@@ -378,6 +378,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   for (Worker& w : workers) {
     runtime::InterpreterOptions io;
     io.threads = 1;
+    io.numerics = options.numerics;
     absl::StatusOr<std::unique_ptr<runtime::Interpreter>> f =
         runtime::Interpreter::Create(float_model, io);
     if (!f.ok()) {

@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "formats/data/data_source.h"
 #include "ir/model.h"
+#include "numerics/modes.h"
 #include "report/metrics.h"
 
 namespace qforge::report {
@@ -95,6 +96,8 @@ struct ReportOptions {
   // zero point) or the quantized one (integer data taken as is; the float
   // model gets it dequantized).
   bool data_for_quant_model = false;
+  // The interpreters' integer arithmetic (runtime::InterpreterOptions).
+  numerics::Modes numerics;
   std::function<void(int64_t, int64_t)> progress;  // (done, total)
   // The sample indices to run (a check set); empty: every sample.
   std::vector<int64_t> samples;

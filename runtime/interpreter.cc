@@ -215,7 +215,10 @@ struct InputView {
 class Interpreter::Impl : public SubgraphRunner {
  public:
   Impl(const ir::Model& model, const InterpreterOptions& options)
-      : model_(model), options_(options), pool_(options.threads) {}
+      : model_(model),
+        options_(options),
+        isa_(ResolveIsa(options.isa)),
+        pool_(options.threads) {}
 
   absl::Status Init();
   absl::Status Run(absl::Span<const ir::HostTensor> inputs,
@@ -258,6 +261,7 @@ class Interpreter::Impl : public SubgraphRunner {
 
   const ir::Model& model_;
   InterpreterOptions options_;
+  Isa isa_;
   ThreadPool pool_;
   std::vector<SubgraphExec> execs_;
   std::map<std::string, ir::HostTensor> resources_;
@@ -456,10 +460,10 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
     }
   }
   const bool ruy_gemm = ir::GetOpInfo(op.kind).Has(ir::op_flags::kGemmRounding);
-  const numerics::ScopedRounding rounding(
-      rounds_twice ? numerics::Rounding::kDouble
-      : ruy_gemm   ? numerics::DefaultGemmRounding()
-                   : numerics::DefaultRounding());
+  ctx.set_numerics(
+      options_.numerics,
+      numerics::OpRounding(options_.numerics.rounding, rounds_twice, ruy_gemm));
+  ctx.set_isa(isa_);
 
   bool need_prepare = !slot.prepared || slot.shape_depends_on_data ||
                       slot.prepared_input_shapes.size() != inputs.size();

@@ -27,6 +27,8 @@
 #include "absl/types/span.h"
 #include "ir/host_tensor.h"
 #include "ir/model.h"
+#include "numerics/modes.h"
+#include "runtime/cpu_isa.h"
 #include "runtime/tensor.h"
 #include "runtime/unrunnable.h"
 
@@ -49,6 +51,12 @@ struct InterpreterOptions {
   // Iterations of one WHILE evaluation before it fails: a loop whose
   // condition never turns false is an error, not a hang.
   int64_t max_loop_iterations = int64_t{1} << 24;
+  // Which TFLite build's integer arithmetic to reproduce (the CLI's
+  // --rounding and --arithmetic); each interpreter has its own.
+  numerics::Modes numerics;
+  // The most the kernels may use of this CPU's instruction sets (every
+  // level computes the same results; tests and benchmarks compare them).
+  Isa isa = Isa::kAvx512Vnni;
 };
 
 class TensorObserver {

@@ -22,6 +22,8 @@
 #include "absl/strings/string_view.h"
 #include "ir/host_tensor.h"
 #include "ir/model.h"
+#include "numerics/modes.h"
+#include "runtime/cpu_isa.h"
 #include "runtime/tensor.h"
 #include "runtime/thread_pool.h"
 
@@ -119,6 +121,20 @@ class OpContext {
   int64_t MaxLoopIterations() const { return runner_->MaxLoopIterations(); }
 
   ThreadPool& pool() const { return *pool_; }
+  // The interpreter's numerics modes, and this op's requantization rounding
+  // under them (numerics::OpRounding of the op's types). Kernels pass these
+  // values to numerics/; nothing in the process holds a mode.
+  const numerics::Modes& modes() const { return modes_; }
+  numerics::Rounding rounding() const { return rounding_; }
+  numerics::Arithmetic arithmetic() const { return modes_.arithmetic; }
+  void set_numerics(const numerics::Modes& modes, numerics::Rounding rounding) {
+    modes_ = modes;
+    rounding_ = rounding;
+  }
+  // The instruction sets the op's kernel may use (kScalar: the reference
+  // kernels). Fast paths dispatch on it inside prepare and eval.
+  Isa isa() const { return isa_; }
+  void set_isa(Isa isa) { isa_ = isa; }
   int subgraph_index() const { return subgraph_; }
   int op_index() const { return op_index_; }
 
@@ -148,6 +164,9 @@ class OpContext {
   SubgraphRunner* runner_;
   std::unique_ptr<KernelState>* state_;
   const std::vector<ir::Tensor>* subgraph_tensors_ = nullptr;
+  numerics::Modes modes_;
+  numerics::Rounding rounding_ = numerics::Rounding::kSingle;
+  Isa isa_ = Isa::kScalar;
 };
 
 using PrepareFn = absl::Status (*)(OpContext&);

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "numerics/fixed_point.h"
-
 namespace qforge::runtime {
 namespace {
 
@@ -58,19 +56,13 @@ void ThreadPool::RunTasks() {
   for (;;) {
     int64_t task;
     const std::function<void(int64_t)>* fn;
-    numerics::Rounding rounding;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (fn_ == nullptr || next_task_ >= num_tasks_) return;
       task = next_task_++;
       fn = fn_;
-      rounding = rounding_;
     }
-    {
-      // The caller's requantization rounding holds in every task.
-      numerics::ScopedRounding scoped(rounding);
-      (*fn)(task);
-    }
+    (*fn)(task);
     {
       std::lock_guard<std::mutex> lock(mu_);
       tasks_done_seen_.store(++tasks_done_, std::memory_order_release);
@@ -105,7 +97,6 @@ void ThreadPool::ParallelFor(int64_t num_tasks,
   {
     std::lock_guard<std::mutex> lock(mu_);
     fn_ = &fn;
-    rounding_ = numerics::ActiveRounding();
     num_tasks_ = num_tasks;
     next_task_ = 0;
     tasks_done_ = 0;

@@ -17,8 +17,6 @@
 #include <thread>
 #include <vector>
 
-#include "numerics/fixed_point.h"
-
 namespace qforge::runtime {
 
 class ThreadPool {
@@ -47,7 +45,6 @@ class ThreadPool {
   std::mutex mu_;
   std::condition_variable work_cv_, done_cv_;
   const std::function<void(int64_t)>* fn_ = nullptr;
-  numerics::Rounding rounding_ = numerics::Rounding::kSingle;
   int64_t num_tasks_ = 0;
   int64_t next_task_ = 0;
   int64_t tasks_done_ = 0;

@@ -222,19 +222,21 @@ void RunAct(OpContext& ctx, const ActState& s) {
     const ActState* s;
     const T* x;
     T* y;
-  } args{&s, ctx.input(0)->Data<T>(), ctx.output(0)->Data<T>()};
+    numerics::Rounding r;
+  } args{&s, ctx.input(0)->Data<T>(), ctx.output(0)->Data<T>(), ctx.rounding()};
   const Args* a = &args;
   integer::ParallelChunks(
       ctx, s.size, integer::kElementwiseChunk, [a](int64_t begin, int64_t end) {
         const ActState& s = *a->s;
         const T* x = a->x;
         T* y = a->y;
+        const numerics::Rounding r = a->r;
         switch (s.kind) {
           case ActKind::kRelu:
             for (int64_t i = begin; i < end; ++i) {
               const int32_t v =
                   s.out_zp + numerics::MultiplyByQuantizedMultiplier(
-                                 x[i] - s.in_zp, s.m1, s.s1);
+                                 x[i] - s.in_zp, s.m1, s.s1, r);
               y[i] = static_cast<T>(numerics::Clamp(v, s.act_min, s.act_max));
             }
             break;
@@ -243,11 +245,12 @@ void RunAct(OpContext& ctx, const ActState& s) {
               const int32_t in = x[i] - s.in_zp;
               int32_t v = s.out_zp;
               if (in >= 0) {
-                v += numerics::MultiplyByQuantizedMultiplier(in, s.m1, s.s1);
+                v += numerics::MultiplyByQuantizedMultiplier(in, s.m1, s.s1, r);
               } else if (s.m2 < 0) {
-                v -= numerics::MultiplyByQuantizedMultiplier(in, -s.m2, s.s2);
+                v -=
+                    numerics::MultiplyByQuantizedMultiplier(in, -s.m2, s.s2, r);
               } else {
-                v += numerics::MultiplyByQuantizedMultiplier(in, s.m2, s.s2);
+                v += numerics::MultiplyByQuantizedMultiplier(in, s.m2, s.s2, r);
               }
               y[i] = static_cast<T>(numerics::Clamp(v, s.act_min, s.act_max));
             }

@@ -23,6 +23,7 @@
 // the corpus's static_w8_a16 einsum twins, whose weights have one scale per
 // output column; with their first scale kept alone it computes the product).
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -35,6 +36,7 @@ namespace qforge::runtime {
 namespace {
 
 struct IntBatchMatMulState : KernelState, BatchMatMulShape {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   ir::DataType lhs_type = ir::DataType::kInt8;
   ir::DataType rhs_type = ir::DataType::kInt8;
   int32_t lhs_offset = 0, rhs_offset = 0, out_offset = 0;
@@ -73,9 +75,14 @@ void RunBatchMatMul(OpContext& ctx, const IntBatchMatMulState& s) {
                      static_cast<Acc>(r[kk * rk_stride + j * rj_stride] +
                                       s.rhs_offset);
             }
-            const int32_t v = numerics::MultiplyByQuantizedMultiplier(
-                                  acc, s.multiplier, s.shift) +
-                              s.out_offset;
+            int32_t v = s.out_offset;
+            if constexpr (std::is_same_v<Acc, int32_t>) {
+              v += numerics::MultiplyByQuantizedMultiplier(acc, s.multiplier,
+                                                           s.shift, s.rounding);
+            } else {  // int64: one rounding in every mode
+              v += numerics::MultiplyByQuantizedMultiplier(acc, s.multiplier,
+                                                           s.shift);
+            }
             o[j] = static_cast<TL>(numerics::Clamp(v, s.qmin, s.qmax));
           }
         }
@@ -121,6 +128,7 @@ absl::Status PrepareIntBatchMatMul(OpContext& ctx) {
   RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo, is_int16));
   auto state = std::make_unique<IntBatchMatMulState>();
   IntBatchMatMulState& s = *state;
+  s.rounding = ctx.rounding();
   RETURN_IF_ERROR(ComputeBatchMatMulShape(ctx, *lhs, *rhs, &s));
   s.lhs_type = lhs->type;
   s.rhs_type = rhs->type;

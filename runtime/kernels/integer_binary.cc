@@ -19,12 +19,14 @@
 // takes (input/output scale ratios in [2^-10, 2^8)) runs XNNPACK's
 // arithmetic instead (numerics/xnnpack_arithmetic.h).
 #include <algorithm>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_internal.h"
+#include "runtime/kernels/integer_output_stage.h"
 
 namespace qforge::runtime {
 namespace {
@@ -38,6 +40,7 @@ enum class BinaryKind { kAdd, kSub, kMul };
 enum class Mode { kGeneral, kPot16, kMul, kMul16To8, kXnnpackAdd };
 
 struct BinaryState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   BinaryKind kind = BinaryKind::kAdd;
   Mode mode = Mode::kGeneral;
   ir::DataType in_type = ir::DataType::kInt8;
@@ -49,6 +52,10 @@ struct BinaryState : KernelState {
   int s1 = 0, s2 = 0, so = 0;
   int32_t act_min = 0, act_max = 0;
   numerics::XnnpackAddParams xnn;
+  // 8-bit ADD/SUB general path with a vector Isa (BuildVectorAddSub).
+  bool vector_add = false;
+  std::vector<int32_t> t1, t2;  // rescaled input by byte (t2 negated: SUB)
+  integer::OutputStage os;      // the output rescale, 16 lanes alike
 };
 
 // ADD/SUB general path, one element.
@@ -56,16 +63,16 @@ inline int32_t AddSubGeneral(const BinaryState& s, int32_t x, int32_t y) {
   const int32_t a = (s.in1_offset + x) * (1 << s.left_shift);
   const int32_t b = (s.in2_offset + y) * (1 << s.left_shift);
   const int32_t sa =
-      MultiplyByQuantizedMultiplierSmallerThanOneExp(a, s.m1, s.s1);
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(a, s.m1, s.s1, s.rounding);
   const int32_t sb =
-      MultiplyByQuantizedMultiplierSmallerThanOneExp(b, s.m2, s.s2);
+      MultiplyByQuantizedMultiplierSmallerThanOneExp(b, s.m2, s.s2, s.rounding);
   const int32_t raw = s.kind == BinaryKind::kSub ? sa - sb : sa + sb;
   // SUB accepts an output multiplier above 1 (positive shift); the general
   // form is identical to SmallerThanOneExp for shifts <= 0.
   const int32_t out =
-      (s.so > 0
-           ? MultiplyByQuantizedMultiplier(raw, s.mo, s.so)
-           : MultiplyByQuantizedMultiplierSmallerThanOneExp(raw, s.mo, s.so)) +
+      (s.so > 0 ? MultiplyByQuantizedMultiplier(raw, s.mo, s.so, s.rounding)
+                : MultiplyByQuantizedMultiplierSmallerThanOneExp(
+                      raw, s.mo, s.so, s.rounding)) +
       s.out_offset;
   return numerics::Clamp(out, s.act_min, s.act_max);
 }
@@ -82,8 +89,9 @@ inline int32_t AddSubPot16(const BinaryState& s, int32_t x, int32_t y) {
 
 inline int32_t Mul(const BinaryState& s, int32_t x, int32_t y) {
   const int32_t out =
-      s.out_offset + MultiplyByQuantizedMultiplier(
-                         (s.in1_offset + x) * (s.in2_offset + y), s.mo, s.so);
+      s.out_offset +
+      MultiplyByQuantizedMultiplier((s.in1_offset + x) * (s.in2_offset + y),
+                                    s.mo, s.so, s.rounding);
   return numerics::Clamp(out, s.act_min, s.act_max);
 }
 
@@ -182,6 +190,84 @@ absl::Status PrepareAddSubGeneral(OpContext& ctx, BinaryState& s,
   return absl::OkStatus();
 }
 
+// The 8-bit general ADD/SUB in vector form: each input's rescaled value
+// depends on its byte alone, so AddSubGeneral's own steps fill a 256-entry
+// table per input; the sum's rescale is the conv kernels' vector output
+// stage (numerics::Requantize: for shifts <= 0 MultiplyByQuantizedMultiplier
+// is SmallerThanOneExp in both roundings, for SUB's shifts > 0 it is the
+// general form AddSubGeneral calls), exact in every rounding.
+void BuildVectorAddSub(BinaryState& s, Isa isa) {
+  s.t1.resize(256);
+  s.t2.resize(256);
+  for (int idx = 0; idx < 256; ++idx) {
+    const int32_t x = s.in_type == ir::DataType::kInt8
+                          ? static_cast<int32_t>(static_cast<int8_t>(idx))
+                          : idx;
+    const int32_t a = (s.in1_offset + x) * (1 << s.left_shift);
+    const int32_t b = (s.in2_offset + x) * (1 << s.left_shift);
+    s.t1[static_cast<size_t>(idx)] =
+        MultiplyByQuantizedMultiplierSmallerThanOneExp(a, s.m1, s.s1,
+                                                       s.rounding);
+    const int32_t sb = MultiplyByQuantizedMultiplierSmallerThanOneExp(
+        b, s.m2, s.s2, s.rounding);
+    s.t2[static_cast<size_t>(idx)] =
+        s.kind == BinaryKind::kSub
+            ? static_cast<int32_t>(0u - static_cast<uint32_t>(sb))
+            : sb;
+  }
+  const std::vector<int32_t> m(16, s.mo);
+  const std::vector<int> sh(16, s.so);
+  integer::OutputStage::Params p;
+  p.out_type = s.out_type;
+  p.channels = 16;
+  p.zero_point = s.out_offset;
+  p.act_min = s.act_min;
+  p.act_max = s.act_max;
+  p.scheme = integer::OutputStage::Scheme::kFixed;
+  p.rounding = s.rounding;
+  p.multiplier = m.data();
+  p.shift = sh.data();
+  s.os.Init(p, isa);
+  s.vector_add = true;
+}
+
+template <typename T>
+void RunVectorAddSub(OpContext& ctx, const BinaryState& s) {
+  struct Args {
+    const BinaryState* s;
+    const T* a;
+    const T* b;
+    T* y;
+  } args{&s, ctx.input(0)->Data<T>(), ctx.input(1)->Data<T>(),
+         ctx.output(0)->Data<T>()};
+  const Args* p = &args;
+  integer::ParallelChunks(
+      ctx, s.plan.num_elements, integer::kElementwiseChunk,
+      [p](int64_t begin, int64_t end) {
+        constexpr int64_t kBlock = 256;
+        const BinaryState& s = *p->s;
+        const int32_t* t1 = s.t1.data();
+        const int32_t* t2 = s.t2.data();
+        alignas(64) int32_t raw[kBlock];
+        for (int64_t i0 = begin; i0 < end; i0 += kBlock) {
+          const int64_t i1 = std::min(end, i0 + kBlock);
+          integer::ForEachBroadcast(
+              s.plan, i0, i1, [&](int64_t i, int64_t ia, int64_t ib) {
+                raw[i - i0] = static_cast<int32_t>(
+                    static_cast<uint32_t>(t1[static_cast<uint8_t>(p->a[ia])]) +
+                    static_cast<uint32_t>(t2[static_cast<uint8_t>(p->b[ib])]));
+              });
+          const int64_t n = i1 - i0, full = n / 16;
+          if (full > 0) {
+            s.os.RunRows(raw, 16, static_cast<int>(full), 0, 16, p->y + i0, 16);
+          }
+          if (n % 16 != 0) {
+            s.os.Run(raw + full * 16, 0, n % 16, p->y + i0 + full * 16);
+          }
+        }
+      });
+}
+
 absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
   const RtTensor* a = nullptr;
   const RtTensor* b = nullptr;
@@ -210,6 +296,7 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
   }
   auto state = std::make_unique<BinaryState>();
   BinaryState& s = *state;
+  s.rounding = ctx.rounding();
   s.kind = kind;
   s.in_type = a->type;
   s.out_type = out->type;
@@ -274,10 +361,12 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
     } else {
       RETURN_IF_ERROR(PrepareAddSubGeneral(ctx, s, q1, q2, qo));
       if (kind == BinaryKind::kAdd && !is_int16 &&
-          numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack &&
+          ctx.arithmetic() == numerics::Arithmetic::kXnnpack &&
           numerics::XnnpackAddParamsFor(q1.scale, q1.zero_point, q2.scale,
                                         q2.zero_point, qo.scale, &s.xnn)) {
         s.mode = Mode::kXnnpackAdd;
+      } else if (!is_int16 && ctx.isa() != Isa::kScalar) {
+        BuildVectorAddSub(s, ctx.isa());
       }
     }
   }
@@ -288,6 +377,14 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
 
 absl::Status EvalBinary(OpContext& ctx) {
   const BinaryState& s = *ctx.state<BinaryState>();
+  if (s.vector_add) {
+    if (s.in_type == ir::DataType::kInt8) {
+      RunVectorAddSub<int8_t>(ctx, s);
+    } else {
+      RunVectorAddSub<uint8_t>(ctx, s);
+    }
+    return absl::OkStatus();
+  }
   switch (s.in_type) {
     case ir::DataType::kInt8:
       RunBinary<int8_t, int8_t>(ctx, s);

@@ -23,15 +23,16 @@
 #include "base/status_macros.h"
 #include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/integer.h"
+#include "runtime/kernels/integer_fast.h"
 #include "runtime/kernels/integer_internal.h"
 
 namespace qforge::runtime {
 namespace {
 
 using integer::QuantInfo;
-using numerics::MultiplyByQuantizedMultiplier;
 
 struct ConvState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   bool depthwise = false;
   ir::DataType type = ir::DataType::kInt8;
   int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
@@ -50,6 +51,9 @@ struct ConvState : KernelState {
   std::vector<int16_t> filter;
   // Scratch per task: im2col patch (int16) or depthwise accumulators.
   integer::ScratchSlots scratch;
+  // The vector path (integer_fast.h) when the op has one; the loops below
+  // are its reference.
+  integer::FastConvPlanPtr fast;
 };
 
 // Prepare shared by both ops.
@@ -81,6 +85,7 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   }
   auto state = std::make_unique<ConvState>();
   ConvState& s = *state;
+  s.rounding = ctx.rounding();
   s.depthwise = depthwise;
   s.type = in->type;
   s.batch = in->dim(0);
@@ -164,7 +169,7 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   RETURN_IF_ERROR(integer::ActivationRange(ctx, act, out->type, qo, &s.act_min,
                                            &s.act_max));
   std::vector<float> wscales;
-  int32_t filter_zp = 0;
+  int32_t filter_zp = 0;  // uint8 filters only
   if (is_uint8) {
     QuantInfo qw;
     RETURN_IF_ERROR(integer::ReadQuant(ctx, *w, "filter", &qw));
@@ -189,8 +194,7 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   }
   RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.out_c, is_int16, qi.scale,
                                      wscales, qo.scale));
-  if (!is_int16 &&
-      numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack) {
+  if (!is_int16 && ctx.arithmetic() == numerics::Arithmetic::kXnnpack) {
     s.xnn_scale.resize(static_cast<size_t>(s.out_c));
     for (int64_t c = 0; c < s.out_c; ++c) {
       const float ws =
@@ -228,6 +232,36 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
       depthwise ? static_cast<size_t>(s.out_c) * sizeof(int64_t)
                 : static_cast<size_t>(s.k_h * s.k_w * s.in_c) * sizeof(int16_t);
   s.scratch.Resize(integer::ScratchSlotCount(ctx), scratch_bytes);
+  integer::ConvDesc d;
+  d.depthwise = depthwise;
+  d.type = s.type;
+  d.batch = s.batch;
+  d.in_h = s.in_h;
+  d.in_w = s.in_w;
+  d.in_c = s.in_c;
+  d.out_h = s.out_h;
+  d.out_w = s.out_w;
+  d.out_c = s.out_c;
+  d.k_h = s.k_h;
+  d.k_w = s.k_w;
+  d.groups = s.groups;
+  d.depth_mult = s.depth_mult;
+  d.stride_h = s.stride_h;
+  d.stride_w = s.stride_w;
+  d.dil_h = s.dil_h;
+  d.dil_w = s.dil_w;
+  d.pad_top = s.pad_top;
+  d.pad_left = s.pad_left;
+  d.input_zp = qi.zero_point;
+  d.filter_zp = filter_zp;
+  d.output_zp = qo.zero_point;
+  d.act_min = s.act_min;
+  d.act_max = s.act_max;
+  d.rounding = s.rounding;
+  d.multiplier = &s.multiplier;
+  d.shift = &s.shift;
+  d.xnn_scale = &s.xnn_scale;
+  s.fast = integer::PrepareFastConv(ctx, d);
   ctx.SetOutputShape(0, Dims{s.batch, s.out_h, s.out_w, s.out_c});
   ctx.set_state(std::move(state));
   return absl::OkStatus();
@@ -243,8 +277,9 @@ inline int32_t RequantizeChannel(const ConvState& s, TAcc acc, int64_t oc) {
                                          s.act_min, s.act_max);
     }
   }
-  return numerics::Requantize(acc, s.multiplier[k], s.shift[k], s.output_offset,
-                              s.act_min, s.act_max);
+  return integer::RequantizeAcc(acc, s.multiplier[k], s.shift[k],
+                                s.output_offset, s.act_min, s.act_max,
+                                s.rounding);
 }
 
 // One output row (batch b, row oy) of a regular convolution.
@@ -372,6 +407,10 @@ void RunConv(OpContext& ctx, ConvState& s, const TBias* bias) {
 absl::Status EvalConvCommon(OpContext& ctx) {
   ConvState& s = *ctx.state<ConvState>();
   if (s.batch * s.out_h * s.out_w * s.out_c == 0) return absl::OkStatus();
+  if (s.fast != nullptr) {
+    integer::RunFastConv(ctx, *s.fast);
+    return absl::OkStatus();
+  }
   const RtTensor* bias = ctx.input(2);
   switch (s.type) {
     case ir::DataType::kInt8:

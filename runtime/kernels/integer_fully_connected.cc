@@ -40,6 +40,7 @@
 #include "base/status_macros.h"
 #include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/integer.h"
+#include "runtime/kernels/integer_fast.h"
 #include "runtime/kernels/integer_internal.h"
 
 namespace qforge::runtime {
@@ -93,6 +94,7 @@ absl::Status FcOutputShape(OpContext& ctx, const RtTensor& in,
 // ------------------------------------------------------------ integer
 
 struct IntFcState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   FcShape shape;
   ir::DataType type = ir::DataType::kInt8;
   int32_t input_offset = 0, weights_offset = 0, output_offset = 0;
@@ -110,6 +112,9 @@ struct IntFcState : KernelState {
   // XNNPACK's float requantization scale per unit (--arithmetic xnnpack,
   // 8-bit activations); empty: TFLite's fixed-point multipliers.
   std::vector<float> xnn_scale;
+  // The vector path (integer_fast.h) when the op has one; RunIntFc is its
+  // reference.
+  integer::FastFcPlanPtr fast;
 };
 
 constexpr int64_t kUnitsPerTask = 32;
@@ -136,8 +141,9 @@ int32_t RequantizeUnit(const IntFcState& s, TAcc acc, int64_t u) {
                              s.act_min, s.act_max);
     }
   }
-  return numerics::Requantize(acc, s.multiplier[k], s.shift[k], s.output_offset,
-                              s.act_min, s.act_max);
+  return integer::RequantizeAcc(acc, s.multiplier[k], s.shift[k],
+                                s.output_offset, s.act_min, s.act_max,
+                                s.rounding);
 }
 
 template <typename TIn, typename TW, typename TAcc, typename TBias>
@@ -317,6 +323,7 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   }
   auto state = std::make_unique<IntFcState>();
   IntFcState& s = *state;
+  s.rounding = ctx.rounding();
   s.type = in->type;
   RETURN_IF_ERROR(FcOutputShape(ctx, *in, *w, &s.shape));
   const auto o = ir::OptionsOr<ir::FullyConnectedOptions>(ctx.op().options);
@@ -354,8 +361,7 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   }
   RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.shape.units, is_int16,
                                      qi.scale, wscales, qo.scale));
-  if (!is_int16 &&
-      numerics::DefaultArithmetic() == numerics::Arithmetic::kXnnpack) {
+  if (!is_int16 && ctx.arithmetic() == numerics::Arithmetic::kXnnpack) {
     s.xnn_scale.resize(static_cast<size_t>(s.shape.units));
     for (int64_t u = 0; u < s.shape.units; ++u) {
       const float ws =
@@ -367,8 +373,8 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
       }
     }
   }
-  const bool legacy = is_int16 && numerics::DefaultRoundingPolicy() ==
-                                      numerics::RoundingPolicy::kLegacy;
+  const bool legacy =
+      is_int16 && ctx.modes().rounding == numerics::RoundingPolicy::kLegacy;
   const bool int64_bias = bias != nullptr && bias->type == ir::DataType::kInt64;
   s.int16_acc32 = is_int16 && !int64_bias && (bias != nullptr || legacy);
   s.ruy_rounding = legacy && s.int16_acc32;
@@ -398,13 +404,40 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
     }
     s.weight_row_sums[static_cast<size_t>(u)] = sum;
   }
+  integer::FcDesc d;
+  d.type = s.type;
+  d.batch = s.shape.batch;
+  d.depth = s.shape.depth;
+  d.units = s.shape.units;
+  d.input_zp = qi.zero_point;
+  d.weights_zp = -s.weights_offset;
+  d.output_zp = qo.zero_point;
+  d.act_min = s.act_min;
+  d.act_max = s.act_max;
+  d.acc64 = int64_acc;
+  // RequantizeUnit's order of precedence.
+  using Scheme = integer::OutputStage::Scheme;
+  d.scheme = !s.xnn_scale.empty()    ? Scheme::kXnnpack
+             : !s.real_scale.empty() ? Scheme::kByScale
+             : s.ruy_rounding        ? Scheme::kFixedSingle
+                                     : Scheme::kFixed;
+  d.rounding = s.rounding;
+  d.multiplier = &s.multiplier;
+  d.shift = &s.shift;
+  d.xnn_scale = &s.xnn_scale;
+  d.real_scale = &s.real_scale;
+  s.fast = integer::PrepareFastFc(ctx, d);
   ctx.set_state(std::move(state));
   return absl::OkStatus();
 }
 
 absl::Status EvalIntFullyConnected(OpContext& ctx) {
-  const IntFcState& s = *ctx.state<IntFcState>();
+  IntFcState& s = *ctx.state<IntFcState>();
   if (s.shape.batch * s.shape.units == 0) return absl::OkStatus();
+  if (s.fast != nullptr) {
+    integer::RunFastFc(ctx, *s.fast);
+    return absl::OkStatus();
+  }
   switch (s.type) {
     case ir::DataType::kInt8:
       RunIntFc<int8_t, int8_t, int32_t, int32_t>(ctx, s);

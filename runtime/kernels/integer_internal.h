@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -243,6 +244,22 @@ absl::Status RequireActivation(const OpContext& ctx, int i, const RtTensor** t);
 // Checks input i exists and is a constant.
 absl::Status RequireConstant(const OpContext& ctx, int i,
                              absl::string_view role, const RtTensor** t);
+
+// numerics::Requantize for a kernel's accumulator type: int32
+// accumulators round in the op's mode `r`, int64 ones (int16x8 kernels) in
+// the one way TFLite has for them.
+template <typename TAcc>
+inline int32_t RequantizeAcc(TAcc acc, int32_t multiplier, int shift,
+                             int32_t zero_point, int32_t act_min,
+                             int32_t act_max, numerics::Rounding r) {
+  if constexpr (std::is_same_v<TAcc, int32_t>) {
+    return numerics::Requantize(acc, multiplier, shift, zero_point, act_min,
+                                act_max, r);
+  } else {
+    return numerics::Requantize(static_cast<int64_t>(acc), multiplier, shift,
+                                zero_point, act_min, act_max);
+  }
+}
 
 // a * b rounded to float by itself, for hybrid kernels' float epilogues.
 // TFLite adds such products unfused; GCC (-march=native, -ffp-contract=fast

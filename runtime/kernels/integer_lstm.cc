@@ -47,6 +47,7 @@ struct StepArgs {
   int8_t* h;   // output state [B][O]
   int16_t* c;  // cell state [B][N]
   int64_t t;
+  numerics::Rounding r;  // the op's requantization rounding
 };
 
 int64_t RowIndex(const IntLstmState& s, int64_t t, int64_t b) {
@@ -58,12 +59,13 @@ int64_t RowIndex(const IntLstmState& s, int64_t t, int64_t b) {
 // Accumulate into int16).
 inline int16_t AccumulateProduct(const int8_t* w, const int8_t* x, int64_t n,
                                  int32_t bias, int32_t mult, int shift,
-                                 int16_t prev) {
+                                 int16_t prev, numerics::Rounding r) {
   int32_t acc = bias;
   for (int64_t k = 0; k < n; ++k) {
     acc += static_cast<int32_t>(w[k]) * static_cast<int32_t>(x[k]);
   }
-  const int32_t v = numerics::MultiplyByQuantizedMultiplier(acc, mult, shift);
+  const int32_t v =
+      numerics::MultiplyByQuantizedMultiplier(acc, mult, shift, r);
   return numerics::SaturatingCast<int16_t>(int64_t{v} + prev);
 }
 
@@ -82,10 +84,10 @@ void GateProducts(const StepArgs& a, int64_t j0, int64_t j1) {
       for (int64_t j = j0; j < j1; ++j) {
         int16_t v = AccumulateProduct(a.w_in[g] + j * I, x, I,
                                       p.input_bias[static_cast<size_t>(j)],
-                                      p.input_mult, p.input_shift, 0);
+                                      p.input_mult, p.input_shift, 0, a.r);
         v = AccumulateProduct(a.w_rec[g] + j * O, h, O,
                               p.recurrent_bias[static_cast<size_t>(j)],
-                              p.recurrent_mult, p.recurrent_shift, v);
+                              p.recurrent_mult, p.recurrent_shift, v, a.r);
         gate[b * N + j] = v;
       }
     }
@@ -103,13 +105,13 @@ void FinishGate(const StepArgs& a, int g, int64_t b) {
     for (int64_t j = 0; j < N; ++j) {
       const int32_t prod = numerics::MultiplyByQuantizedMultiplier(
           static_cast<int32_t>(a.peep[g][j]) * static_cast<int32_t>(c[j]),
-          p.cell_mult, p.cell_shift);
+          p.cell_mult, p.cell_shift, a.r);
       v[j] = numerics::SaturatingCast<int16_t>(int64_t{prod} + v[j]);
     }
   }
   if (s.use_layer_norm) {
     lstm::LayerNormRow(v, a.ln[g], a.bias[g], p.ln_mult, p.ln_shift,
-                       p.variance_guard, static_cast<int>(N), v);
+                       p.variance_guard, static_cast<int>(N), v, a.r);
   }
   if (g == kGateC) {
     for (int64_t j = 0; j < N; ++j) v[j] = lstm::Tanh(3, v[j]);
@@ -148,7 +150,7 @@ void UpdateCell(const StepArgs& a, int64_t b) {
   for (int64_t j = 0; j < N; ++j) {
     tc[j] = lstm::Tanh(s.tanh_integer_bits, c[j]);
     m[j] = lstm::MulRequantize(og[j], tc[j], s.hidden_mult, s.hidden_shift,
-                               s.hidden_zp);
+                               s.hidden_zp, a.r);
   }
 }
 
@@ -168,8 +170,8 @@ void Project(const StepArgs& a, int64_t b) {
     for (int64_t j = 0; j < N; ++j) {
       acc += static_cast<int32_t>(w[j]) * static_cast<int32_t>(m[j]);
     }
-    int32_t v =
-        numerics::MultiplyByQuantizedMultiplier(acc, s.proj_mult, s.proj_shift);
+    int32_t v = numerics::MultiplyByQuantizedMultiplier(acc, s.proj_mult,
+                                                        s.proj_shift, a.r);
     v = std::min<int32_t>(std::max<int32_t>(v + s.output_state_zp, -128), 127);
     if (s.proj_clip > 0)
       v = std::min<int32_t>(std::max<int32_t>(v, -s.proj_clip), s.proj_clip);
@@ -190,6 +192,7 @@ absl::Status Eval(OpContext& ctx) {
   if (s == nullptr) return ctx.Error("eval before prepare");
   StepArgs a;
   a.s = s;
+  a.r = ctx.rounding();
   for (int g = 0; g < 4; ++g) {
     a.w_in[g] = DataOrNull<int8_t>(ctx, kLstmGateInputWeights[g]);
     a.w_rec[g] = DataOrNull<int8_t>(ctx, kLstmGateRecurrentWeights[g]);

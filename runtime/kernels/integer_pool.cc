@@ -202,18 +202,20 @@ void RunMean(OpContext& ctx, MeanState& s) {
     }
   }
   const int32_t lo = integer::TypeMin(s.type), hi = integer::TypeMax(s.type);
+  const numerics::Rounding r = ctx.rounding();
   for (int64_t j = 0; j < s.num_out; ++j) {
     const int32_t sum = s.sums[static_cast<size_t>(j)];
     int32_t v;
     if (s.global_pool) {
-      v = numerics::MultiplyByQuantizedMultiplier(sum, s.multiplier, s.shift) +
+      v = numerics::MultiplyByQuantizedMultiplier(sum, s.multiplier, s.shift,
+                                                  r) +
           s.bias;
     } else {
       const int32_t shifted = static_cast<int32_t>(
           static_cast<uint32_t>(sum) -
           static_cast<uint32_t>(s.in_zp) * static_cast<uint32_t>(s.reduced));
       v = numerics::MultiplyByQuantizedMultiplier(shifted, s.multiplier,
-                                                  s.shift) +
+                                                  s.shift, r) +
           s.out_zp;
     }
     y[j] = static_cast<T>(numerics::Clamp(v, lo, hi));

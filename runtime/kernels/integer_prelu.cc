@@ -21,6 +21,7 @@ namespace qforge::runtime {
 namespace {
 
 struct PreluState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   ir::DataType type = ir::DataType::kInt8;
   integer::BroadcastPlan plan;
   int32_t in_offset = 0, alpha_offset = 0, out_offset = 0;
@@ -48,10 +49,12 @@ void RunPrelu(OpContext& ctx, const PreluState& s) {
               const int32_t x = s.in_offset + p->x[ix];
               int32_t v;
               if (x >= 0) {
-                v = numerics::MultiplyByQuantizedMultiplier(x, s.m1, s.s1);
+                v = numerics::MultiplyByQuantizedMultiplier(x, s.m1, s.s1,
+                                                            s.rounding);
               } else {
                 const int32_t a = s.alpha_offset + p->alpha[ia];
-                v = numerics::MultiplyByQuantizedMultiplier(x * a, s.m2, s.s2);
+                v = numerics::MultiplyByQuantizedMultiplier(x * a, s.m2, s.s2,
+                                                            s.rounding);
               }
               p->y[i] = static_cast<T>(
                   numerics::Clamp(v + s.out_offset, s.qmin, s.qmax));
@@ -82,6 +85,7 @@ absl::Status PrepareIntPrelu(OpContext& ctx) {
   RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo));
   auto state = std::make_unique<PreluState>();
   PreluState& s = *state;
+  s.rounding = ctx.rounding();
   s.type = in->type;
   RETURN_IF_ERROR(
       integer::MakeBroadcastPlan(ctx, in->shape, alpha->shape, &s.plan));

@@ -85,6 +85,7 @@ bool IsIntegerQuantType(ir::DataType t) {
 }
 
 struct QuantizeState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   ir::DataType in_type = ir::DataType::kFloat32;
   ir::DataType out_type = ir::DataType::kInt8;
   int64_t size = 0;
@@ -116,8 +117,8 @@ void Requantize(const QuantizeState& s, const TIn* x, TOut* y, int64_t begin,
   for (int64_t i = begin; i < end; ++i) {
     const int32_t v = static_cast<int32_t>(
         static_cast<uint32_t>(static_cast<int64_t>(x[i]) - s.in_zp));
-    const int32_t o =
-        numerics::MultiplyByQuantizedMultiplier(v, s.multiplier, s.shift);
+    const int32_t o = numerics::MultiplyByQuantizedMultiplier(
+        v, s.multiplier, s.shift, s.rounding);
     // + zero point with int32 wrap-around, as TFLite.
     const int32_t w = static_cast<int32_t>(static_cast<uint32_t>(o) +
                                            static_cast<uint32_t>(s.out_zp));
@@ -182,6 +183,7 @@ absl::Status PrepareIntQuantize(OpContext& ctx) {
   }
   auto state = std::make_unique<QuantizeState>();
   QuantizeState& s = *state;
+  s.rounding = ctx.rounding();
   s.in_type = in->type;
   s.out_type = out->type;
   s.size = in->NumElements();

@@ -28,6 +28,7 @@ namespace qforge::runtime {
 namespace {
 
 struct RsqrtState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   ir::DataType type = ir::DataType::kInt8;
   int64_t size = 0;
   int32_t in_zp = 0, out_zp = 0;
@@ -47,10 +48,10 @@ T RsqrtOne(const RsqrtState& s, int32_t q) {
   int32_t inv_m = 0;
   int inv_s = 0;
   numerics::fixed::InvSqrtQuantizedMultiplierExp(v, &inv_m, &inv_s);
-  const int32_t d = numerics::MultiplyByQuantizedMultiplier(int32_t{1}, inv_m,
-                                                            inv_s + kShift);
+  const int32_t d = numerics::MultiplyByQuantizedMultiplier(
+      int32_t{1}, inv_m, inv_s + kShift, s.rounding);
   const int32_t out = numerics::MultiplyByQuantizedMultiplier(
-                          d, s.multiplier, s.shift - kShift) +
+                          d, s.multiplier, s.shift - kShift, s.rounding) +
                       s.out_zp;
   return static_cast<T>(numerics::Clamp(out, kMin, kMax));
 }
@@ -99,6 +100,7 @@ absl::Status PrepareIntRsqrt(OpContext& ctx) {
   RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo, is_int16));
   auto state = std::make_unique<RsqrtState>();
   RsqrtState& s = *state;
+  s.rounding = ctx.rounding();
   s.type = in->type;
   s.size = in->NumElements();
   s.in_zp = qi.zero_point;

@@ -31,6 +31,7 @@ using integer::Lut16Lookup;
 using integer::PopulateLut16;
 
 struct SoftmaxState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   ir::DataType in_type = ir::DataType::kInt8;
   ir::DataType out_type = ir::DataType::kInt8;
   int64_t rows = 0, depth = 0;
@@ -79,7 +80,7 @@ void SoftmaxRow16(const SoftmaxState& s, const int16_t* x, int16_t* y) {
   for (int64_t c = 0; c < s.depth; ++c) {
     const int32_t diff = x[c] - max_in;
     const int32_t scaled = numerics::MultiplyByQuantizedMultiplier(
-        diff, s.input_multiplier, s.input_left_shift);
+        diff, s.input_multiplier, s.input_left_shift, s.rounding);
     const int32_t sym = scaled + 32767;
     const int16_t sat =
         static_cast<int16_t>(std::min(std::max(sym, -32768), 32767));
@@ -164,6 +165,7 @@ absl::Status PrepareIntSoftmax(OpContext& ctx) {
   if (!std::isfinite(beta)) return ctx.Error("beta must be finite");
   auto state = std::make_unique<SoftmaxState>();
   SoftmaxState& s = *state;
+  s.rounding = ctx.rounding();
   s.in_type = in->type;
   s.out_type = out->type;
   s.depth = in->shape.back();

@@ -78,6 +78,7 @@ void EvalIntSvdfTyped(OpContext& ctx, IntSvdfState& st) {
   T* state = ctx.input(4)->Data<T>();
   int8_t* out = ctx.output(0)->Data<int8_t>();
   const int32_t zp_s = s.state_zp;
+  const numerics::Rounding r = ctx.rounding();
   constexpr int32_t kStateMin = std::numeric_limits<T>::min();
   constexpr int32_t kStateMax = std::numeric_limits<T>::max();
   const int64_t B = sh.batch, I = sh.input_size, F = sh.filters, M = sh.memory;
@@ -93,7 +94,7 @@ void EvalIntSvdfTyped(OpContext& ctx, IntSvdfState& st) {
             dot, static_cast<int32_t>(w[i]) *
                      (static_cast<int32_t>(x[i]) - s.input_zp));
       }
-      dot = numerics::MultiplyByQuantizedMultiplier(dot, s.m1, s.s1);
+      dot = numerics::MultiplyByQuantizedMultiplier(dot, s.m1, s.s1, r);
       state[(b * F + f) * M + M - 1] = static_cast<T>(numerics::Clamp(
           numerics::WrappingAdd(dot, zp_s), kStateMin, kStateMax));
     }
@@ -121,7 +122,7 @@ void EvalIntSvdfTyped(OpContext& ctx, IntSvdfState& st) {
       }
       if (bias != nullptr) sum = numerics::WrappingAdd(sum, bias[u]);
       const int32_t y =
-          numerics::MultiplyByQuantizedMultiplier(sum, s.m2, s.s2) +
+          numerics::MultiplyByQuantizedMultiplier(sum, s.m2, s.s2, r) +
           s.output_zp;
       out[b * sh.units + u] =
           static_cast<int8_t>(numerics::Clamp(y, -128, 127));

@@ -23,6 +23,7 @@ namespace {
 using integer::QuantInfo;
 
 struct TransposeConvState : KernelState {
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
   ir::DataType type = ir::DataType::kInt8;
   int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
   int64_t out_h = 0, out_w = 0, out_c = 0, k_h = 0, k_w = 0;
@@ -73,10 +74,10 @@ void RunTransposeConv(OpContext& ctx, const TransposeConvState& s) {
           }
         }
         if (a->bias != nullptr) acc += static_cast<TAcc>(a->bias[oc]);
-        y[oc] = static_cast<TIn>(
-            numerics::Requantize(acc, s.multiplier[static_cast<size_t>(oc)],
-                                 s.shift[static_cast<size_t>(oc)],
-                                 s.output_offset, s.act_min, s.act_max));
+        const size_t k = static_cast<size_t>(oc);
+        y[oc] = static_cast<TIn>(integer::RequantizeAcc(
+            acc, s.multiplier[k], s.shift[k], s.output_offset, s.act_min,
+            s.act_max, s.rounding));
       }
     }
   });
@@ -121,6 +122,7 @@ absl::Status PrepareIntTransposeConv(OpContext& ctx) {
   const int32_t* os = shape_t->Data<int32_t>();
   auto state = std::make_unique<TransposeConvState>();
   TransposeConvState& s = *state;
+  s.rounding = ctx.rounding();
   s.type = in->type;
   s.batch = in->dim(0);
   s.in_h = in->dim(1);

@@ -174,40 +174,47 @@ TEST(FixedPointTest, RdbpotExhaustive) {
 // ------------------------------------------ MultiplyByQuantizedMultiplier
 
 TEST(FixedPointTest, MbqmHandDerived) {
-  const ScopedRounding rounding(Rounding::kDouble);
   // 0.5 (2^30, shift 0): 3 * 0.5 = 1.5 -> 2.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(3, 1 << 30, 0), 2);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(3, 1 << 30, 0, Rounding::kDouble), 2);
   // 0.75 = 1610612736 * 2^-31; 10 * 0.75 = 7.5 -> 8.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(10, 1610612736, 0), 8);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(10, 1610612736, 0, Rounding::kDouble),
+            8);
   // 0.75 * 2^-4: 100 * 0.046875 = 4.6875. SRDHM(100, 0.75) = 75 exactly,
   // then 75 / 16 = 4.6875 -> 5.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(100, 1610612736, -4), 5);
+  EXPECT_EQ(
+      MultiplyByQuantizedMultiplier(100, 1610612736, -4, Rounding::kDouble), 5);
   // Double rounding: 0.5 * 2^-1 applied to 3: SRDHM(3, 0.5) = 1.5 -> 2,
   // then 2 / 2 = 1; the exact 0.75 would round to 1 as well. With x = 5:
   // SRDHM = 2.5 -> 3, 3 / 2 = 1.5 -> 2, while exact 1.25 rounds to 1.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(5, 1 << 30, -1), 2);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(5, 1 << 30, -1, Rounding::kDouble),
+            2);
   EXPECT_EQ(ExactSingleRound(5, 1 << 30, -1), 1);
   // Left shift: 2^30 with shift 3 is 4.0; -7 * 4 = -28.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(-7, 1 << 30, 3), -28);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(-7, 1 << 30, 3, Rounding::kDouble),
+            -28);
   // Multiplier 2^31 - 1 ~ 1.0: 127 -> 127, -128 -> -128.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(127, kMax32, 0), 127);
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(-128, kMax32, 0), -128);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(127, kMax32, 0, Rounding::kDouble),
+            127);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(-128, kMax32, 0, Rounding::kDouble),
+            -128);
   // Shift -31 with multiplier ~1: everything below 2^30 rounds to 0.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(127, kMax32, -31), 0);
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(0, 0, 0), 0);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(127, kMax32, -31, Rounding::kDouble),
+            0);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(0, 0, 0, Rounding::kDouble), 0);
   // The smaller-than-one form is the same for shift <= 0.
-  EXPECT_EQ(MultiplyByQuantizedMultiplierSmallerThanOneExp(100, 1610612736, -4),
+  EXPECT_EQ(MultiplyByQuantizedMultiplierSmallerThanOneExp(100, 1610612736, -4,
+                                                           Rounding::kDouble),
             5);
 }
 
 TEST(FixedPointTest, MbqmExhaustiveInt8RangeAllShifts) {
-  const ScopedRounding rounding(Rounding::kDouble);
   const std::vector<int32_t> ms = EdgeMultipliers();
   int64_t checked = 0;
   for (int shift = -31; shift <= 7; ++shift) {
     for (int32_t m : ms) {
       for (int32_t x = -255; x <= 255; ++x) {
-        const int32_t got = MultiplyByQuantizedMultiplier(x, m, shift);
+        const int32_t got =
+            MultiplyByQuantizedMultiplier(x, m, shift, Rounding::kDouble);
         ASSERT_EQ(got, RefMbqm32(x, m, shift))
             << "x=" << x << " m=" << m << " shift=" << shift;
         // Double rounding stays within 1 of the single exact rounding.
@@ -222,7 +229,6 @@ TEST(FixedPointTest, MbqmExhaustiveInt8RangeAllShifts) {
 }
 
 TEST(FixedPointTest, MbqmWideAccumulators) {
-  const ScopedRounding rounding(Rounding::kDouble);
   // int32 accumulators of conv kernels: |x| up to 2^24, right shifts.
   std::mt19937 rng(7);
   std::uniform_int_distribution<int32_t> xd(-(1 << 24), 1 << 24);
@@ -231,41 +237,45 @@ TEST(FixedPointTest, MbqmWideAccumulators) {
     const int32_t x = xd(rng);
     const int32_t m = ms[static_cast<size_t>(i) % ms.size()];
     const int shift = -static_cast<int>(static_cast<uint32_t>(i) % 32);
-    ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift),
+    ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift, Rounding::kDouble),
               RefMbqm32(x, m, shift))
         << x << " " << m << " " << shift;
   }
 }
 
 TEST(FixedPointTest, MbqmLeftShiftWrapsLikeTflite) {
-  const ScopedRounding rounding(Rounding::kDouble);
   // TFLite computes x * (1 << shift) in int32; an overflow wraps (two's
   // complement). 2^23 << 8 wraps to INT32_MIN, times 0.5 = -2^30.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(1 << 23, 1 << 30, 8), -(1 << 30));
+  EXPECT_EQ(
+      MultiplyByQuantizedMultiplier(1 << 23, 1 << 30, 8, Rounding::kDouble),
+      -(1 << 30));
 }
 
 // Single rounding (LiteRT's build): one rounding of the exact product,
 // ties towards +infinity, which ExactSingleRound computes in int128.
 TEST(FixedPointTest, MbqmSingleHandDerived) {
-  const ScopedRounding rounding(Rounding::kSingle);
   // 5 * 0.5 * 2^-1 = 1.25 -> 1 (double rounding gives 2, above).
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(5, 1 << 30, -1), 1);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(5, 1 << 30, -1, Rounding::kSingle),
+            1);
   // Ties go up: 3 * 0.5 = 1.5 -> 2, -3 * 0.5 = -1.5 -> -1.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(3, 1 << 30, 0), 2);
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(-3, 1 << 30, 0), -1);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(3, 1 << 30, 0, Rounding::kSingle), 2);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(-3, 1 << 30, 0, Rounding::kSingle),
+            -1);
   // The smaller-than-one form rounds once too.
-  EXPECT_EQ(MultiplyByQuantizedMultiplierSmallerThanOneExp(5, 1 << 30, -1), 1);
+  EXPECT_EQ(MultiplyByQuantizedMultiplierSmallerThanOneExp(5, 1 << 30, -1,
+                                                           Rounding::kSingle),
+            1);
   // Left shift: 4.0 * -7 = -28.
-  EXPECT_EQ(MultiplyByQuantizedMultiplier(-7, 1 << 30, 3), -28);
+  EXPECT_EQ(MultiplyByQuantizedMultiplier(-7, 1 << 30, 3, Rounding::kSingle),
+            -28);
 }
 
 TEST(FixedPointTest, MbqmSingleExhaustiveAndWide) {
-  const ScopedRounding rounding(Rounding::kSingle);
   const std::vector<int32_t> ms = EdgeMultipliers();
   for (int shift = -31; shift <= 7; ++shift) {
     for (int32_t m : ms) {
       for (int32_t x = -255; x <= 255; ++x) {
-        ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift),
+        ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift, Rounding::kSingle),
                   ExactSingleRound(x, m, shift))
             << "x=" << x << " m=" << m << " shift=" << shift;
       }
@@ -277,10 +287,11 @@ TEST(FixedPointTest, MbqmSingleExhaustiveAndWide) {
     const int32_t x = xd(rng);
     const int32_t m = ms[static_cast<size_t>(i) % ms.size()];
     const int shift = -static_cast<int>(static_cast<uint32_t>(i) % 32);
-    ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift),
+    ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift, Rounding::kSingle),
               ExactSingleRound(x, m, shift))
         << x << " " << m << " " << shift;
-    ASSERT_EQ(MultiplyByQuantizedMultiplierSmallerThanOneExp(x, m, shift),
+    ASSERT_EQ(MultiplyByQuantizedMultiplierSmallerThanOneExp(x, m, shift,
+                                                             Rounding::kSingle),
               ExactSingleRound(x, m, shift));
   }
 }
@@ -458,10 +469,13 @@ TEST(FixedPointTest, SaturationAndRequantize) {
   EXPECT_EQ(SaturatingCast<int16_t>(int64_t{1} << 40), 32767);
   EXPECT_EQ(SaturatingCast<uint8_t>(-1), 0);
   EXPECT_EQ(SaturatingCast<int32_t>(-(int64_t{1} << 40)), kMin32);
-  // acc 1000 * 0.75 * 2^-3 = 93.75 -> SRDHM 750, 750/8 = 93.75 -> 94;
-  // + zero point -10 = 84; clamped to [-128, 80] -> 80.
-  EXPECT_EQ(Requantize(int32_t{1000}, 1610612736, -3, -10, -128, 127), 84);
-  EXPECT_EQ(Requantize(int32_t{1000}, 1610612736, -3, -10, -128, 80), 80);
+  // acc 1000 * 0.75 * 2^-3 = 93.75 -> SRDHM 750, 750/8 = 93.75 -> 94
+  // (single rounding: 93.75 -> 94 too); + zero point -10 = 84; clamped to
+  // [-128, 80] -> 80.
+  for (const Rounding r : {Rounding::kDouble, Rounding::kSingle}) {
+    EXPECT_EQ(Requantize(int32_t{1000}, 1610612736, -3, -10, -128, 127, r), 84);
+    EXPECT_EQ(Requantize(int32_t{1000}, 1610612736, -3, -10, -128, 80, r), 80);
+  }
 }
 
 }  // namespace

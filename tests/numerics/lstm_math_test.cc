@@ -78,10 +78,12 @@ TEST(LstmMathTest, MulShiftHandDerived) {
 TEST(LstmMathTest, MulRequantizeSubtractsZeroPoint) {
   // Multiplier 2^30 with shift -14 is 2^-15: 16384 * 16384 / 2^15 = 8192,
   // saturated to 127; 256 * 128 / 2^15 = 1, minus zero point -4 -> 5.
-  EXPECT_EQ(MulRequantize(16384, 16384, 1 << 30, -14, 0), 127);
-  EXPECT_EQ(MulRequantize(256, 128, 1 << 30, -14, -4), 5);
-  EXPECT_EQ(MulRequantize(-256, 128, 1 << 30, -14, 4), -5);
-  EXPECT_EQ(MulRequantize(-32768, 32767, 1 << 30, -14, 0), -128);
+  EXPECT_EQ(MulRequantize(16384, 16384, 1 << 30, -14, 0, Rounding::kSingle),
+            127);
+  EXPECT_EQ(MulRequantize(256, 128, 1 << 30, -14, -4, Rounding::kSingle), 5);
+  EXPECT_EQ(MulRequantize(-256, 128, 1 << 30, -14, 4, Rounding::kSingle), -5);
+  EXPECT_EQ(MulRequantize(-32768, 32767, 1 << 30, -14, 0, Rounding::kSingle),
+            -128);
 }
 
 TEST(LstmMathTest, AddSatSaturates) {
@@ -104,7 +106,8 @@ TEST(LstmMathTest, LayerNormConstantRowGivesBias) {
   const int16_t w[4] = {1000, 2000, 3000, 4000};
   const int32_t bias[4] = {1536, -1536, 1535, 0};
   int16_t out[4];
-  LayerNormRow(in, w, bias, a, b, /*variance_limit=*/1, 4, out);
+  LayerNormRow(in, w, bias, a, b, /*variance_limit=*/1, 4, out,
+               Rounding::kSingle);
   EXPECT_EQ(out[0], 2);   // 1.5 -> 2
   EXPECT_EQ(out[1], -2);  // -1.5 -> -2
   EXPECT_EQ(out[2], 1);   // 1.499 -> 1
@@ -114,7 +117,6 @@ TEST(LstmMathTest, LayerNormConstantRowGivesBias) {
 // A varied row against the definition: y = (x - mean) / std * w * s_w (in
 // output units of the gate's Q3.12 format after the coefficient scale).
 TEST(LstmMathTest, LayerNormMatchesDefinition) {
-  ScopedRounding rounding(Rounding::kDouble);
   const int n = 8;
   const int16_t in[n] = {-3000, -1200, -5, 40, 900, 1800, 2500, 4000};
   // Coefficients 1.0 at scale 2^-14 (raw 16384). Inside, the normalized
@@ -127,7 +129,7 @@ TEST(LstmMathTest, LayerNormMatchesDefinition) {
   int b = 0;
   QuantizeMultiplier(std::pow(2.0, -14), &a, &b);
   int16_t out[n];
-  LayerNormRow(in, w, bias, a, b, 1, n, out);
+  LayerNormRow(in, w, bias, a, b, 1, n, out, Rounding::kDouble);
   double mean = 0, var = 0;
   for (int16_t v : in) mean += v;
   mean /= n;

@@ -11,15 +11,17 @@
 
 #include "gtest/gtest.h"
 #include "numerics/fixed_point.h"
+#include "numerics/modes.h"
 
 namespace qforge::numerics {
 namespace {
 
 TEST(XnnpackArithmeticTest, DefaultIsTflite) {
-  EXPECT_EQ(DefaultArithmetic(), Arithmetic::kTflite);
-  SetDefaultArithmetic(Arithmetic::kXnnpack);
-  EXPECT_EQ(DefaultArithmetic(), Arithmetic::kXnnpack);
-  SetDefaultArithmetic(Arithmetic::kTflite);
+  // The modes an interpreter gets unless told otherwise (the CLI's
+  // defaults): TFLite's builtin arithmetic, single rounding.
+  const Modes modes;
+  EXPECT_EQ(modes.arithmetic, Arithmetic::kTflite);
+  EXPECT_EQ(modes.rounding, RoundingPolicy::kSingle);
 }
 
 TEST(XnnpackArithmeticTest, RoundHalfToEven) {

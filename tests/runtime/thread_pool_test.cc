@@ -1,41 +1,16 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The thread pool runs every task of a ParallelFor in the caller's
-// requantization rounding mode (numerics/fixed_point.h), whichever thread
-// takes the task: kernels' results must not depend on the thread count.
+// The thread pool runs every task of a ParallelFor exactly once, whichever
+// thread takes it. (Numerics modes are values in each op's context, not
+// thread state: tests/runtime/numerics_modes_test.cc.)
 #include "runtime/thread_pool.h"
 
 #include <atomic>
 
 #include "gtest/gtest.h"
-#include "numerics/fixed_point.h"
 
 namespace qforge::runtime {
 namespace {
-
-using numerics::ActiveRounding;
-using numerics::Rounding;
-using numerics::ScopedRounding;
-
-int CountTasksIn(ThreadPool& pool, Rounding expected) {
-  std::atomic<int> matching{0};
-  pool.ParallelFor(64, [&](int64_t) {
-    if (ActiveRounding() == expected) ++matching;
-  });
-  return matching.load();
-}
-
-TEST(ThreadPoolTest, TasksRunInTheCallersRounding) {
-  ThreadPool pool(4);
-  {
-    const ScopedRounding rounding(Rounding::kDouble);
-    EXPECT_EQ(CountTasksIn(pool, Rounding::kDouble), 64);
-  }
-  {
-    const ScopedRounding rounding(Rounding::kSingle);
-    EXPECT_EQ(CountTasksIn(pool, Rounding::kSingle), 64);
-  }
-}
 
 TEST(ThreadPoolTest, RunsEveryTaskOnce) {
   ThreadPool pool(3);

@@ -97,10 +97,12 @@ void OpModel::Op(ir::OpKind kind, std::vector<int32_t> inputs,
 }
 
 absl::StatusOr<std::vector<ir::HostTensor>> OpModel::Run(
-    const std::vector<ir::HostTensor>& inputs, int threads) {
+    const std::vector<ir::HostTensor>& inputs, int threads,
+    const numerics::Modes& modes) {
   RETURN_IF_ERROR(ir::ValidateModel(model_));
   runtime::InterpreterOptions options;
   options.threads = threads;
+  options.numerics = modes;
   ASSIGN_OR_RETURN(std::unique_ptr<runtime::Interpreter> interpreter,
                    runtime::Interpreter::Create(model_, options));
   RETURN_IF_ERROR(interpreter->Run(inputs));

@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "ir/host_tensor.h"
 #include "ir/model.h"
+#include "numerics/modes.h"
 
 namespace qforge::testing {
 
@@ -52,9 +53,11 @@ class OpModel {
   ir::Model& model() { return model_; }
   ir::Tensor& tensor(int index) { return model_.subgraphs[0].tensors[index]; }
 
-  // Validates the model, builds an interpreter and runs it once.
+  // Validates the model, builds an interpreter (with numerics `modes`) and
+  // runs it once.
   absl::StatusOr<std::vector<ir::HostTensor>> Run(
-      const std::vector<ir::HostTensor>& inputs, int threads = 1);
+      const std::vector<ir::HostTensor>& inputs, int threads = 1,
+      const numerics::Modes& modes = {});
 
   template <typename T>
   static ir::DataType TypeOf();

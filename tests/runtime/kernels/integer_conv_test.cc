@@ -531,18 +531,12 @@ TEST(IntegerConvTest, TransposeConvInt16Int64Bias) {
 
 // ------------------------------------------------- --rounding legacy
 
-// Sets the process-wide rounding policy for a scope.
-class ScopedPolicy {
- public:
-  explicit ScopedPolicy(numerics::RoundingPolicy p)
-      : saved_(numerics::DefaultRoundingPolicy()) {
-    numerics::SetDefaultRoundingPolicy(p);
-  }
-  ~ScopedPolicy() { numerics::SetDefaultRoundingPolicy(saved_); }
-
- private:
-  numerics::RoundingPolicy saved_;
-};
+// Numerics modes with rounding policy `p`.
+numerics::Modes Policy(numerics::RoundingPolicy p) {
+  numerics::Modes modes;
+  modes.rounding = p;
+  return modes;
+}
 
 // Every int8 input through a 1x1 CONV_2D and a 1x1 DEPTHWISE_CONV_2D with
 // the same weight and scales: under the legacy policy (tfjs-tflite's TFLite)
@@ -572,7 +566,7 @@ TEST(IntegerConvTest, LegacyRoundingConvOnceDepthwiseTwice) {
     return want;
   };
   ASSERT_NE(expect(true), expect(false));  // the two roundings differ here
-  auto run = [&](bool depthwise) {
+  auto run = [&](bool depthwise, numerics::RoundingPolicy policy) {
     OpModel m;
     const int x = QInput(m, DT::kInt8, {1, 1, n, 1}, in_scale, in_zp);
     const int w = QConst<int8_t>(m, {1, 1, 1, 1}, {static_cast<int8_t>(wv)},
@@ -591,25 +585,20 @@ TEST(IntegerConvTest, LegacyRoundingConvOnceDepthwiseTwice) {
       o.stride_h = o.stride_w = 1;
       m.Op(ir::OpKind::kConv2D, {x, w, b}, {y}, o);
     }
-    return RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 1, n, 1}, xv)});
+    return RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 1, n, 1}, xv)}, 1,
+                             Policy(policy));
   };
-  {
-    const ScopedPolicy legacy(numerics::RoundingPolicy::kLegacy);
-    EXPECT_EQ(run(false), expect(true));
-    EXPECT_EQ(run(true), expect(false));
-  }
-  {
-    const ScopedPolicy single(numerics::RoundingPolicy::kSingle);
-    EXPECT_EQ(run(false), expect(true));
-    EXPECT_EQ(run(true), expect(true));
-  }
+  using numerics::RoundingPolicy;
+  EXPECT_EQ(run(false, RoundingPolicy::kLegacy), expect(true));
+  EXPECT_EQ(run(true, RoundingPolicy::kLegacy), expect(false));
+  EXPECT_EQ(run(false, RoundingPolicy::kSingle), expect(true));
+  EXPECT_EQ(run(true, RoundingPolicy::kSingle), expect(true));
 }
 
 // int16x8 FULLY_CONNECTED without bias under the legacy policy: ruy's 16x8
 // GEMM, an int32 accumulator rounded once; with an int64 bias: the int64
 // accumulator and TFLite's int64 fixed-point multiply.
 TEST(IntegerConvTest, LegacyRoundingInt16FullyConnected) {
-  const ScopedPolicy legacy(numerics::RoundingPolicy::kLegacy);
   const float in_scale = 1.0f / 8192, out_scale = 1.0f / 1024;
   const int batch = 4, depth = 29, units = 7;
   std::vector<float> ws;
@@ -652,9 +641,9 @@ TEST(IntegerConvTest, LegacyRoundingInt16FullyConnected) {
         want.push_back(static_cast<int16_t>(numerics::Clamp(r, -32768, 32767)));
       }
     }
-    EXPECT_EQ(
-        RunValues<int16_t>(m, {MakeTensor<int16_t>({batch, depth}, xv)}, 2),
-        want)
+    EXPECT_EQ(RunValues<int16_t>(m, {MakeTensor<int16_t>({batch, depth}, xv)},
+                                 2, Policy(numerics::RoundingPolicy::kLegacy)),
+              want)
         << (with_bias ? "int64 bias" : "no bias");
   }
 }

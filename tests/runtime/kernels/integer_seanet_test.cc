@@ -26,6 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// TFLite Micro's arithmetic (--rounding double), which made the goldens.
+constexpr numerics::Modes kTfliteMicro{numerics::RoundingPolicy::kDouble,
+                                       numerics::Arithmetic::kTflite};
+
 // The file `<stem>_<role>_<type>.csv` for any type suffix; "" if none.
 std::string FindCsv(const std::string& dir, const std::string& stem,
                     const std::string& role) {
@@ -143,6 +147,7 @@ absl::StatusOr<ir::HostTensor> RunDirect(
   NoSubgraphs runner;
   std::unique_ptr<runtime::KernelState> state;
   runtime::OpContext ctx(op, 0, 0, ins, outs, &pool, &runner, &state);
+  ctx.set_numerics(kTfliteMicro, numerics::Rounding::kDouble);
   absl::Status s = k->prepare(ctx);
   if (!s.ok()) return s;
   ir::HostTensor out(out_t[0].type, std::vector<int64_t>(out_t[0].shape.begin(),
@@ -190,6 +195,7 @@ CaseResult RunCase(const std::string& dir, const std::string& stem,
   }
   runtime::InterpreterOptions opts;
   opts.threads = threads;
+  opts.numerics = kTfliteMicro;
   std::vector<int64_t> got;
   auto interp = runtime::Interpreter::Create(*model, opts);
   if (!interp.ok() &&
@@ -237,14 +243,7 @@ CaseResult RunCase(const std::string& dir, const std::string& stem,
 
 TEST(IntegerSeanetTest, EveryModelMatchesGoldenExactly) {
   // The goldens come from TFLite Micro, which rounds requantization twice
-  // (numerics/fixed_point.h): the interpreter's --rounding double.
-  const numerics::Rounding saved = numerics::DefaultRounding();
-  numerics::SetDefaultRounding(numerics::Rounding::kDouble);
-  struct Restore {
-    numerics::Rounding mode;
-    ~Restore() { numerics::SetDefaultRounding(mode); }
-  } restore{saved};
-  const numerics::ScopedRounding active(numerics::Rounding::kDouble);
+  // (numerics/fixed_point.h): RunCase runs with --rounding double.
   const std::string corpus = testing::CorpusDir();
   if (corpus.empty()) GTEST_SKIP() << "shared corpus absent (../shared/corpus)";
   const std::string root = corpus + "/int_refs/seanet";

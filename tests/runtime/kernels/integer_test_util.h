@@ -56,8 +56,8 @@ int QConst(OpModel& m, std::vector<int32_t> shape, const std::vector<T>& v,
 // Runs the model and returns output 0's values; fails the test on error.
 template <typename T>
 std::vector<T> RunValues(OpModel& m, const std::vector<ir::HostTensor>& in,
-                         int threads = 1) {
-  absl::StatusOr<std::vector<ir::HostTensor>> out = m.Run(in, threads);
+                         int threads = 1, const numerics::Modes& modes = {}) {
+  absl::StatusOr<std::vector<ir::HostTensor>> out = m.Run(in, threads, modes);
   EXPECT_TRUE(out.ok()) << out.status();
   if (!out.ok()) return {};
   return Values<T>((*out)[0]);
