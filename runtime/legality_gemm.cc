@@ -145,6 +145,25 @@ void ConvRules(Findings& f) {
                          o.activation != ir::Activation::kTanh &&
                          o.activation != ir::Activation::kSignBit;
   GemmRules(f, g, delegated);
+  // TFLite's conv.cc (not delegated) allocates an im2col temporary of
+  // output pixels x filter taps x input channels for a filter larger than
+  // 1x1; LiteRT's WebAssembly build fails to allocate one of 1 GiB or more
+  // (measured: corpus conv_huge_im2col in int16x8, 12.2 M pixels x 3x3 x
+  // 8 channels x 2 bytes = 1.75 GB: "Failed to allocate tensors").
+  bool known = g.output->shape.size() == 4;
+  for (int32_t d : g.output->shape) known &= d > 0;
+  const int64_t pixels = known ? Product(g.output->shape, 0, 3) : 0;
+  const int64_t taps = Product(g.weights->shape, 1, 3);
+  if (!delegated && taps > 1 && pixels > 0) {
+    const double bytes = static_cast<double>(pixels) *
+                         static_cast<double>(g.reduction) *
+                         (IsInt16(*g.input) ? 2.0 : 1.0);
+    if (bytes >= 1073741824.0) {
+      f.Refused(absl::StrCat("the im2col temporary takes ", Num(bytes),
+                             " bytes (1 GiB or more): LiteRT fails to "
+                             "allocate it (conv.cc)"));
+    }
+  }
   if (IsInt16(*g.output) && g.bias != nullptr &&
       g.bias->type == ir::DataType::kInt32 &&
       o.quantized_bias_type != ir::DataType::kInt32) {
