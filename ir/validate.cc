@@ -58,10 +58,12 @@ absl::Status CheckTensor(const Model& model, size_t sg, size_t t) {
       dynamic = true;
       continue;
     }
-    if (d != 0 && count > INT64_MAX / d) {
-      return Invalid(where,
-                     absl::StrCat("shape ", ShapeString(tensor.shape),
-                                  " has more elements than int64 holds"));
+    // At most 8 bytes per element: the byte size (DenseByteSize) must fit
+    // int64 too (an element count alone overflowed it; found by the reader
+    // fuzzer).
+    if (d != 0 && count > (INT64_MAX / 8) / d) {
+      return Invalid(where, absl::StrCat("shape ", ShapeString(tensor.shape),
+                                         " has more bytes than int64 holds"));
     }
     count *= d;
   }

@@ -155,7 +155,7 @@ std::vector<Case> MakeCases() {
                           m.subgraphs[0]->tensors[0]->shape = {
                               2147483647, 2147483647, 2147483647, 2147483647};
                         }),
-                   "more elements than int64"});
+                   "more bytes than int64"});
   cases.push_back({"constant_size_mismatch",
                    Edit(kModel,
                         [](tflite::ModelT& m) {

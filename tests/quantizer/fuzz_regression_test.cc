@@ -65,6 +65,17 @@ TEST(FuzzRegressionTest, MisalignedZeroPointIsRefused) {
       << model.status();
 }
 
+// tflite_reader_fuzzer: a constant whose element count fits int64 but
+// whose byte count does not; the validator's size check overflowed.
+TEST(FuzzRegressionTest, ByteSizeBeyondInt64IsRefused) {
+  absl::StatusOr<ir::Model> model = formats::ReadTfliteFile(
+      TestDataDir() + "/fuzz/tflite_reader_fuzzer/byte_size_overflow.tflite");
+  ASSERT_FALSE(model.ok());
+  EXPECT_NE(model.status().message().find("has more bytes than int64 holds"),
+            std::string::npos)
+      << model.status();
+}
+
 // model_run_fuzzer: a variable tensor of 0 elements whose buffer holds
 // bytes. Resetting it before a run passed a null pointer to memset/memcpy
 // (undefined even for 0 bytes; the sanitizer build aborts on it).
