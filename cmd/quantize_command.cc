@@ -284,6 +284,20 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     run.numerics = flags.numerics;
     ASSIGN_OR_RETURN(report::Report r,
                      MakeReport(model, written, args.data, run));
+    // The quantizer knows why each op stayed float and what it repaired.
+    for (report::FloatOp& f : r.float_ops) {
+      for (const quantizer::KeptFloat& k : result->kept_float) {
+        const size_t i = static_cast<size_t>(k.op_index);
+        if (i < result->op_choices.size() &&
+            result->op_choices[i].output == f.output) {
+          f.reason = ExplainKeptFloat(model, k);
+        }
+      }
+    }
+    for (const quantizer::Repair& rep : result->repairs) {
+      r.repairs.push_back(
+          absl::StrCat("op ", rep.op_index, " ", rep.op_name, ": ", rep.what));
+    }
     RETURN_IF_ERROR(report_file->Write(
         report::Render(r, report::FormatForPath(args.report))));
   }

@@ -2,8 +2,8 @@
 #include "report/float_ops.h"
 
 #include "quantizer/op_quant_spec.h"
-#include "runtime/kernels/custom.h"
 #include "report/tensor_match.h"
+#include "runtime/kernels/custom.h"
 
 namespace qforge::report {
 namespace {

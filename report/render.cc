@@ -53,6 +53,7 @@ Report WithTextNames(const Report& report) {
       *s = EscapeInvalidUtf8(*s);
     }
   }
+  for (std::string& s : r.repairs) s = EscapeInvalidUtf8(s);
   return r;
 }
 

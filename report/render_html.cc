@@ -260,6 +260,11 @@ std::string RenderHtml(const Report& r) {
                           FormatNumber(l.grid.scale), l.grid.zero_point);
     s += HistogramSvg(l, id++);
   }
+  if (!r.repairs.empty()) {
+    s += "<h2>Repairs by the quantizer</h2>\n<ul>\n";
+    for (const std::string& x : r.repairs) s += "<li>" + Esc(x) + "</li>\n";
+    s += "</ul>\n";
+  }
   s += "<h2>Ops kept float</h2>\n";
   if (r.float_ops.empty()) {
     s += "<p>None.</p>\n";

@@ -97,6 +97,7 @@ std::string RenderJson(const Report& r) {
     float_ops.push_back(std::move(j));
   }
   out["float_ops"] = std::move(float_ops);
+  out["repairs"] = r.repairs;
   // Render() hands over valid UTF-8; replacing keeps a missed string from
   // aborting.
   return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

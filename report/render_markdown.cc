@@ -69,6 +69,12 @@ std::string RenderMarkdown(const Report& r) {
         FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "", l.op, Cell(l.name));
   }
+  if (!r.repairs.empty()) {
+    absl::StrAppend(&out, "\n## Repairs by the quantizer\n\n");
+    for (const std::string& s : r.repairs) {
+      absl::StrAppend(&out, "- ", Cell(s), "\n");
+    }
+  }
   absl::StrAppend(&out, "\n## Ops kept float\n\n");
   if (r.float_ops.empty()) {
     absl::StrAppend(&out, "None.\n");

@@ -70,6 +70,11 @@ std::string RenderText(const Report& r) {
     }
     absl::StrAppend(&out, "\n");
   }
+  if (!r.repairs.empty()) {
+    absl::StrAppend(&out, "\nrepairs by the quantizer (", r.repairs.size(),
+                    "):\n");
+    for (const std::string& s : r.repairs) absl::StrAppend(&out, "  ", s, "\n");
+  }
   return out;
 }
 

@@ -86,6 +86,9 @@ struct Report {
   std::vector<LayerReport> layers;  // lowest introduced_db first
   std::vector<OutputReport> outputs;
   std::vector<FloatOp> float_ops;  // in op order
+  // Changes the quantizer made so that the runtime runs an op faithfully
+  // ("op 5 ADD: mask 'mask' range ... clamped"); filled by quantize.
+  std::vector<std::string> repairs;
 };
 
 struct ReportOptions {

@@ -3,6 +3,7 @@
 // `qforge run` refuses a quantized model LiteRT would refuse, with exit 2
 // and one line naming the op and the rule (docs/legality.md).
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "formats/tflite_writer.h"
 #include "gtest/gtest.h"
 #include "ir/options.h"
+#include "nlohmann/json.hpp"
 #include "tests/support/op_model.h"
 #include "tests/support/test_paths.h"
 
@@ -25,6 +27,11 @@ void SetQuant(OpModel& m, int t, float scale, int64_t zp) {
   q.scale = {scale};
   q.zero_point = {zp};
   m.tensor(t).quantization = q;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
 void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
@@ -68,6 +75,36 @@ TEST(LegalityCliTest, RunRefusesAFormLiteRtAbortsOn) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;  // one line
+}
+
+// The quantizer's own words reach --report: the masked-attention pattern's
+// clamped mask (a repair) and log_eps's kept-float ADD with its rule.
+TEST(LegalityCliTest, ReportStatesRepairsAndKeptFloatReasons) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string p = testing::TestDataDir() + "/patterns/";
+  testing::CommandResult r =
+      RunCommand(QforgeBinary() + " quantize " + p +
+                 "masked_attention.tflite --data x=" + p +
+                 "masked_attention_x.npy --data mask=" + p +
+                 "masked_attention_mask.npy -o " + dir +
+                 "/ma.tflite --report " + dir + "/ma.json -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(Slurp(dir + "/ma.json"));
+  ASSERT_EQ(j["repairs"].size(), 1u) << j["repairs"];
+  EXPECT_NE(j["repairs"][0].get<std::string>().find("ADD: mask 'mask' range"),
+            std::string::npos);
+  r = RunCommand(QforgeBinary() + " quantize " + p + "log_eps.tflite --data " +
+                 p + "log_eps_x.npy -o " + dir + "/le.tflite --report " + dir +
+                 "/le.json -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(Slurp(dir + "/le.json"));
+  bool named = false;
+  for (const auto& f : j["float_ops"]) {
+    named |= f["op"] == "ADD" &&
+             f["reason"].get<std::string>().find(
+                 "small constant operand vanishes") != std::string::npos;
+  }
+  EXPECT_TRUE(named) << j["float_ops"];
 }
 
 }  // namespace
