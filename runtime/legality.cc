@@ -132,6 +132,25 @@ bool ActivationBoundsFit(ir::Activation act, float output_scale) {
   return true;
 }
 
+void ActivationBoundsRule(Findings& f, ir::Activation act, float output_scale) {
+  if (ActivationBoundsFit(act, output_scale)) return;
+  f.Refused(
+      absl::StrCat("the fused activation's bounds divided by the output scale ",
+                   Num(output_scale),
+                   " leave int32 (TFLite CalculateActivationRangeQuantized)"));
+}
+
+Binary IntegerBinary(const OpForm& op) {
+  const TensorForm* a = op.in(0);
+  const TensorForm* b = op.in(1);
+  const TensorForm* out = op.out(0);
+  if (a == nullptr || b == nullptr || out == nullptr || !a->integer() ||
+      !b->integer() || !out->integer()) {
+    return {};
+  }
+  return {a, b, out};
+}
+
 void Findings::Refused(std::string rule) {
   found_.push_back(
       {Severity::kRefused, absl::StrCat(form_.op_name, ": ", rule)});

@@ -23,13 +23,9 @@ enum class AddSub { kAdd, kSub };
 
 void AddSubRules(Findings& f, AddSub which) {
   const OpForm& op = f.form();
-  const TensorForm* a = op.in(0);
-  const TensorForm* b = op.in(1);
-  const TensorForm* out = op.out(0);
-  if (a == nullptr || b == nullptr || out == nullptr || !a->integer() ||
-      !b->integer() || !out->integer()) {
-    return;
-  }
+  const Binary bin = IntegerBinary(op);
+  if (!bin.ok()) return;
+  const TensorForm *a = bin.a, *b = bin.b, *out = bin.out;
   const bool int16 = IsInt16(*out);
   const float s1 = a->scale(), s2 = b->scale(), so = out->scale();
   const bool delegated = !int16 && InRange(s1 / so, 1.0f / 1024, 256.0f) &&
@@ -73,11 +69,7 @@ void AddSubRules(Findings& f, AddSub which) {
                                 " is above 1: TFLite's SUB kernel applies "
                                 "it as a negative right shift"));
     }
-    if (!ActivationBoundsFit(o.activation, so)) {
-      f.Refused(absl::StrCat(
-          "the fused activation's bounds divided by the output scale ", Num(so),
-          " leave int32 (TFLite CalculateActivationRangeQuantized)"));
-    }
+    ActivationBoundsRule(f, o.activation, so);
   }
   if (int16 && o.pot_scale_int16) {
     // With pot_scale_int16 (the schema's default), power-of-two scales take
@@ -108,13 +100,9 @@ void SubRules(Findings& f) { AddSubRules(f, AddSub::kSub); }
 
 void MulRules(Findings& f) {
   const OpForm& op = f.form();
-  const TensorForm* a = op.in(0);
-  const TensorForm* b = op.in(1);
-  const TensorForm* out = op.out(0);
-  if (a == nullptr || b == nullptr || out == nullptr || !a->integer() ||
-      !b->integer() || !out->integer()) {
-    return;
-  }
+  const Binary bin = IntegerBinary(op);
+  if (!bin.ok()) return;
+  const TensorForm *a = bin.a, *b = bin.b, *out = bin.out;
   const bool int16 = IsInt16(*a);
   const float real = a->scale() * b->scale() / out->scale();
   const bool delegated = !int16 && InRange(real, 1.0f / 65536, 256.0f);
@@ -137,12 +125,7 @@ void MulRules(Findings& f) {
                               "multiply wraps"));
   }
   const auto o = ir::OptionsOr<ir::ActivationOptions>(op.options);
-  if (!ActivationBoundsFit(o.activation, out->scale())) {
-    f.Refused(absl::StrCat(
-        "the fused activation's bounds divided by the output scale ",
-        Num(out->scale()),
-        " leave int32 (TFLite CalculateActivationRangeQuantized)"));
-  }
+  ActivationBoundsRule(f, o.activation, out->scale());
 }
 
 void MeanRules(Findings& f) {

@@ -98,12 +98,8 @@ void GemmRules(Findings& f, const Gemm& g, bool delegated) {
       }
     }
   }
-  if (!ActivationBoundsFit(g.activation, g.output->scale()) &&
-      (int16 || !delegated)) {
-    f.Refused(absl::StrCat(
-        "the fused activation's bounds divided by the output scale ",
-        Num(g.output->scale()),
-        " leave int32 (TFLite CalculateActivationRangeQuantized)"));
+  if (int16 || !delegated) {
+    ActivationBoundsRule(f, g.activation, g.output->scale());
   }
   if (g.bias != nullptr && !g.bias->quantized()) return;
   if (g.bias != nullptr && !AllZero(g.bias->zero_points)) {
@@ -254,13 +250,9 @@ void TransposeConvRules(Findings& f) {
 
 void BatchMatMulRules(Findings& f) {
   const OpForm& op = f.form();
-  const TensorForm* a = op.in(0);
-  const TensorForm* b = op.in(1);
-  const TensorForm* out = op.out(0);
-  if (a == nullptr || b == nullptr || out == nullptr || !a->integer() ||
-      !b->integer() || !out->integer()) {
-    return;
-  }
+  const Binary bin = IntegerBinary(op);
+  if (!bin.ok()) return;
+  const TensorForm *a = bin.a, *b = bin.b, *out = bin.out;
   // TFLite batch_matmul.cc: the product of the input scales is a float and
   // QuantizeMultiplier aborts on its overflow.
   const float product = a->scale() * b->scale();

@@ -52,6 +52,16 @@ int MultiplierShift(double m);
 // (kernel_util.cc) rounds f / output_scale in float and refuses a value
 // beyond int32. `what` names the op for the message.
 bool ActivationBoundsFit(ir::Activation act, float output_scale);
+// Refuses the form when ActivationBoundsFit fails.
+void ActivationBoundsRule(Findings& f, ir::Activation act, float output_scale);
+// Inputs 0, 1 and output 0 of a binary op, all integer; else all null.
+struct Binary {
+  const TensorForm* a = nullptr;
+  const TensorForm* b = nullptr;
+  const TensorForm* out = nullptr;
+  bool ok() const { return out != nullptr; }
+};
+Binary IntegerBinary(const OpForm& op);
 // "1.5e+36": scales in messages.
 std::string Num(double v);
 bool IsInt16(const TensorForm& t);
