@@ -128,6 +128,116 @@ def _(j):  # the subgraph's output is a tensor no op writes
     sg['outputs'] = [new_tensor(sg, 0, 'nobody_writes_me')]
 
 
+@case('conv_fc_mnist', 'conv_dilation_zero')
+def _(j):
+    j['subgraphs'][0]['operators'][0]['builtin_options']['dilation_h_factor'] = 0
+
+
+@case('conv_fc_mnist', 'conv_stride_negative')
+def _(j):
+    j['subgraphs'][0]['operators'][0]['builtin_options']['stride_h'] = -2
+
+
+@case('conv_fc_mnist', 'conv_weights_rank3')
+def _(j):  # the same 72 floats as [4, 3, 6]
+    j['subgraphs'][0]['tensors'][5]['shape'] = [4, 3, 6]
+
+
+@case('conv_fc_mnist', 'conv_dilation_negative')
+def _(j):
+    j['subgraphs'][0]['operators'][0]['builtin_options']['dilation_w_factor'] = -3
+
+
+@case('conv_fc_mnist', 'conv_weights_never_written')
+def _(j):  # weights that are neither constant nor computed
+    sg = j['subgraphs'][0]
+    sg['operators'][0]['inputs'][1] = new_tensor(sg, 5, 'nobody_writes_me')
+
+
+@case('conv_fc_mnist', 'pool_stride_zero')
+def _(j):
+    j['subgraphs'][0]['operators'][1]['builtin_options']['stride_h'] = 0
+
+
+@case('conv_fc_mnist', 'pool_filter_zero')
+def _(j):
+    j['subgraphs'][0]['operators'][1]['builtin_options']['filter_width'] = 0
+
+
+@case('conv_fc_mnist', 'pool_filter_negative')
+def _(j):
+    j['subgraphs'][0]['operators'][1]['builtin_options']['filter_height'] = -4
+
+
+@case('conv_fc_mnist', 'pool_stride_negative')
+def _(j):
+    j['subgraphs'][0]['operators'][1]['builtin_options']['stride_w'] = -1
+
+
+@case('conv_fc_mnist', 'reshape_two_unknown_dims')
+def _(j):  # new shape [-1, -1]: at most one dim may be inferred
+    j['buffers'][5]['data'] = list(struct.pack('<2i', -1, -1))
+
+
+@case('conv_fc_mnist', 'reshape_not_divisible')
+def _(j):  # new shape [3, -1]: 1568 values are not a multiple of 3
+    j['buffers'][5]['data'] = list(struct.pack('<2i', 3, -1))
+
+
+@case('conv_fc_mnist', 'reshape_shape_float')
+def _(j):  # the new-shape tensor declared float32 (same 8 bytes)
+    j['subgraphs'][0]['tensors'][4]['type'] = 'FLOAT32'
+
+
+@case('conv_fc_mnist', 'fc_weights_rank1')
+def _(j):  # the same 50176 floats as one vector
+    j['subgraphs'][0]['tensors'][2]['shape'] = [50176]
+
+
+@case('conv_fc_mnist', 'fc_weights_rank3')
+def _(j):  # the same 50176 floats as [32, 2, 784]
+    j['subgraphs'][0]['tensors'][2]['shape'] = [32, 2, 784]
+
+
+@case('conv_fc_mnist', 'fc_weights_int8_unquantized')
+def _(j):  # the weights' bytes as int8 [128, 1568] with no scale
+    t = j['subgraphs'][0]['tensors'][2]
+    t['type'] = 'INT8'
+    t['shape'] = [128, 1568]
+    t.pop('quantization', None)
+
+
+@case('conv_fc_mnist', 'fc_weights_never_written')
+def _(j):
+    sg = j['subgraphs'][0]
+    sg['operators'][3]['inputs'][1] = new_tensor(sg, 2, 'nobody_writes_me')
+
+
+@case('conv_fc_mnist', 'softmax_input_never_written')
+def _(j):
+    sg = j['subgraphs'][0]
+    sg['operators'][5]['inputs'][0] = new_tensor(sg, 11, 'nobody_writes_me')
+
+
+@case('conv_fc_mnist', 'second_fc_input_never_written')
+def _(j):
+    sg = j['subgraphs'][0]
+    sg['operators'][4]['inputs'][0] = new_tensor(sg, 10, 'nobody_writes_me')
+
+
+@case('conv_fc_mnist', 'pool_input_never_written')
+def _(j):
+    sg = j['subgraphs'][0]
+    sg['operators'][1]['inputs'][0] = new_tensor(sg, 7, 'nobody_writes_me')
+
+
+@case('add', 'output_is_an_unwritten_constant_slot')
+def _(j):  # output 0 names a tensor with an empty buffer no op writes
+    sg = j['subgraphs'][0]
+    t = new_tensor(sg, 2, 'empty_constant')
+    sg['outputs'] = [sg['outputs'][0], t]
+
+
 for f in os.listdir(HERE):
     if f.endswith('.tflite'):
         os.remove(os.path.join(HERE, f))
@@ -139,4 +249,4 @@ write_npy('add.input1', [1, 10], [0.5 * i - 2 for i in range(10)])
 write_npy('add.input2', [1, 10], [1.5 - 0.25 * i for i in range(10)])
 write_npy('conv_fc_mnist', [1, 28, 28, 1],
           [((i * 37) % 256) / 255.0 for i in range(28 * 28)])
-print(len(cases), 'models')
+print(len(cases), "models")
