@@ -2,17 +2,20 @@
 //
 // Kernel family: elementwise (named by the op table, ir/ops.def).
 //
-//  elementwise_arith.cc       ADD SUB MUL DIV MAXIMUM MINIMUM (broadcasting,
-//                             fused activation; float32, int32, int64)
-//  elementwise_binary_math.cc POW SQUARED_DIFFERENCE FLOOR_DIV FLOOR_MOD PRELU
-//  elementwise_compare.cc     LESS ... NOT_EQUAL (-> bool), SELECT, SELECT_V2
-//  elementwise_activation.cc  LOGISTIC TANH RELU* LEAKY_RELU HARD_SWISH GELU
-//  ELU elementwise_unary.cc       EXP LOG SQRT RSQRT SQUARE NEG ABS SIN COS
-//  FLOOR
-//                             CEIL ROUND SIGN
-//  elementwise_cast.cc        CAST DEQUANTIZE
-//  elementwise_common.cc      shared checks, broadcast plans (see
-//                             elementwise_internal.h)
+//  elementwise_arith.cc        ADD SUB MUL DIV MAXIMUM MINIMUM (broadcasting,
+//                              fused activation; float32, int32, int64)
+//  elementwise_binary_math.cc  POW SQUARED_DIFFERENCE FLOOR_DIV FLOOR_MOD
+//                              PRELU
+//  elementwise_bitwise.cc      BITWISE_XOR RIGHT_SHIFT (integer types)
+//  elementwise_compare.cc      LESS ... NOT_EQUAL (-> bool), SELECT,
+//                              SELECT_V2
+//  elementwise_activation.cc   LOGISTIC TANH RELU* LEAKY_RELU HARD_SWISH
+//                              GELU ELU
+//  elementwise_unary.cc        EXP LOG SQRT RSQRT SQUARE NEG ABS SIN COS
+//                              FLOOR CEIL ROUND SIGN
+//  elementwise_cast.cc         CAST DEQUANTIZE
+//  elementwise_common.cc       shared checks, broadcast plans (see
+//                              elementwise_internal.h)
 // Semantics follow TFLite's float kernels; each file notes where they are
 // subtle (ROUND ties to even, CAST saturation, FLOOR_MOD sign, ...).
 #ifndef QFORGE_RUNTIME_KERNELS_ELEMENTWISE_H_
@@ -42,6 +45,8 @@ absl::Status PrepareAtan2(OpContext& ctx);
 absl::Status EvalAtan2(OpContext& ctx);
 absl::Status PrepareSquaredDifference(OpContext& ctx);
 absl::Status EvalSquaredDifference(OpContext& ctx);
+absl::Status PrepareBitwise(OpContext& ctx);  // BITWISE_XOR, RIGHT_SHIFT
+absl::Status EvalBitwise(OpContext& ctx);
 absl::Status PrepareFloorDivMod(OpContext& ctx);
 absl::Status EvalFloorDiv(OpContext& ctx);
 absl::Status EvalFloorMod(OpContext& ctx);
