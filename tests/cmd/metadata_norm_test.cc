@@ -48,8 +48,9 @@ std::vector<uint8_t> Slurp(const std::string& path) {
 std::string Photo() { return TestDataDir() + "/data/shoe_224_224_3.jpeg"; }
 
 // `qforge run` on the photo; returns stderr, the inputs fed in `dir`.
-testing::CommandResult Run(const std::string& model, const std::string& dir,
-                           const std::string& extra) {
+testing::CommandResult RunOnPhoto(const std::string& model,
+                                  const std::string& dir,
+                                  const std::string& extra) {
   return RunCommand(QforgeBinary() + " run " + model + " --data " + Photo() +
                     " --output-dir " + dir + "/out --save-inputs " + dir +
                     "/in " + extra);
@@ -61,12 +62,12 @@ TEST(MetadataNormCliTest, ImagesUseTheModelsNormalization) {
   const std::string model = corpus + kModel;
   const std::string tmp = MakeTempDir();
 
-  const testing::CommandResult meta = Run(model, tmp + "/meta", "");
+  const testing::CommandResult meta = RunOnPhoto(model, tmp + "/meta", "");
   ASSERT_EQ(meta.exit_code, 0) << meta.err;
   EXPECT_NE(meta.err.find(kLine), std::string::npos) << meta.err;
 
-  const testing::CommandResult expl =
-      Run(model, tmp + "/explicit", "--scale 1 --mean 127.5 --std 127.5");
+  const testing::CommandResult expl = RunOnPhoto(
+      model, tmp + "/explicit", "--scale 1 --mean 127.5 --std 127.5");
   ASSERT_EQ(expl.exit_code, 0) << expl.err;
   EXPECT_EQ(expl.err.find("from the model's metadata"), std::string::npos)
       << expl.err;
@@ -95,7 +96,7 @@ TEST(MetadataNormCliTest, ImagesUseTheModelsNormalization) {
   EXPECT_LE(hi, 1.0f);
 
   // -q keeps stderr free of the line.
-  const testing::CommandResult quiet = Run(model, tmp + "/quiet", "-q");
+  const testing::CommandResult quiet = RunOnPhoto(model, tmp + "/quiet", "-q");
   EXPECT_EQ(quiet.err.find("from the model's metadata"), std::string::npos)
       << quiet.err;
 }
@@ -106,11 +107,11 @@ TEST(MetadataNormCliTest, AnyExplicitFlagOverridesTheMetadataEntirely) {
   const std::string model = corpus + kModel;
   const std::string tmp = MakeTempDir();
   // --std alone: mean 0 (the flag default), not the metadata's 127.5.
-  const testing::CommandResult r = Run(model, tmp + "/s", "--std 255");
+  const testing::CommandResult r = RunOnPhoto(model, tmp + "/s", "--std 255");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("from the model's metadata"), std::string::npos);
   const testing::CommandResult ref =
-      Run(model, tmp + "/ref", "--scale 1 --mean 0 --std 255");
+      RunOnPhoto(model, tmp + "/ref", "--scale 1 --mean 0 --std 255");
   ASSERT_EQ(ref.exit_code, 0) << ref.err;
   EXPECT_EQ(Slurp(tmp + "/s/in/input_0.npy"),
             Slurp(tmp + "/ref/in/input_0.npy"));
