@@ -91,9 +91,7 @@ std::string ApplyMetadataNormalization(
   image->scale = 1.0f;
   std::vector<std::string> names;
   for (const formats::InputNormalization& in : norm.inputs) {
-    names.push_back(in.input < static_cast<int>(inputs.size())
-                        ? absl::StrCat("'", inputs[in.input].name, "'")
-                        : absl::StrCat(in.input));
+    names.push_back(absl::StrCat("'", inputs[in.input].name, "'"));
   }
   return absl::StrCat(norm.inputs.size() == 1 ? "input " : "inputs ",
                       absl::StrJoin(names, ", "), ": mean ",
