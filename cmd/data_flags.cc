@@ -1,16 +1,20 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "cmd/data_flags.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "base/exit_codes.h"
 #include "base/status_macros.h"
 #include "cmd/cli_flags.h"
+#include "formats/data/data_spec.h"
+#include "formats/tflite_metadata.h"
 
 namespace qforge::cmd {
 namespace {
@@ -39,6 +43,62 @@ absl::Status CheckColorFitsInputs(
   return UsageError(absl::StrCat(
       "--color ", flags.color, ": input ", formats::DescribeInput(*gray),
       " has one channel (gray); leave --color out or give --color gray"));
+}
+
+// "127.5" or "[123.7, 116.3, 103.5]".
+std::string FormatValues(const std::vector<float>& v) {
+  if (v.size() == 1) return absl::StrCat(v[0]);
+  return absl::StrCat("[", absl::StrJoin(v, ", "), "]");
+}
+
+// The image normalization the model's metadata states, when no
+// --mean/--std/--scale is given (any of them overrides the metadata
+// entirely: a mix of the two would be neither's intent). ImageOptions are
+// shared by every input, so inputs stating different normalizations get
+// none, with a note. Returns the stderr line saying what was applied ("" if
+// nothing) and adds notes for metadata that was not used.
+std::string ApplyMetadataNormalization(
+    const DataFlags& flags, const ir::Model& model,
+    const std::vector<formats::InputDesc>& inputs, formats::ImageOptions* image,
+    std::vector<std::string>* notes) {
+  if (!flags.mean.empty() || !flags.std.empty() || flags.scale != 0.0f) {
+    return "";
+  }
+  formats::MetadataNormalization norm = formats::ReadInputNormalization(model);
+  *notes = std::move(norm.notes);
+  // Integer inputs take raw pixels (formats/data/image.cc): the metadata's
+  // normalization describes the float model they were quantized from.
+  std::vector<formats::InputNormalization>& v = norm.inputs;
+  v.erase(std::remove_if(v.begin(), v.end(),
+                         [&](const formats::InputNormalization& in) {
+                           return in.input >= static_cast<int>(inputs.size()) ||
+                                  inputs[in.input].type !=
+                                      ir::DataType::kFloat32;
+                         }),
+          v.end());
+  if (norm.inputs.empty()) return "";
+  const formats::InputNormalization& first = norm.inputs[0];
+  for (const formats::InputNormalization& in : norm.inputs) {
+    if (in.mean != first.mean || in.std != first.std) {
+      notes->push_back(
+          "the model's metadata states different normalizations per input; "
+          "none applied (give --mean/--std)");
+      return "";
+    }
+  }
+  image->mean = first.mean;
+  image->std = first.std;
+  image->scale = 1.0f;
+  std::vector<std::string> names;
+  for (const formats::InputNormalization& in : norm.inputs) {
+    names.push_back(absl::StrCat("'", inputs[in.input].name, "'"));
+  }
+  return absl::StrCat(norm.inputs.size() == 1 ? "input " : "inputs ",
+                      absl::StrJoin(names, ", "), ": mean ",
+                      FormatValues(first.mean), ", std ",
+                      FormatValues(first.std),
+                      " from the model's metadata (--mean/--std/--scale "
+                      "override it)");
 }
 
 }  // namespace
@@ -142,6 +202,9 @@ absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
   options.image.mean = flags.mean;
   options.image.std = flags.std;
   if (flags.scale != 0.0f) options.image.scale = flags.scale;
+  std::vector<std::string> metadata_notes;
+  const std::string applied = ApplyMetadataNormalization(
+      flags, model, inputs, &options.image, &metadata_notes);
   options.image.color = flags.color == "bgr"    ? formats::ImageOptions::kBgr
                         : flags.color == "gray" ? formats::ImageOptions::kGray
                                                 : formats::ImageOptions::kRgb;
@@ -153,6 +216,19 @@ absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
   absl::StatusOr<formats::SampleSource> source =
       formats::SampleSource::Open(flags.specs, inputs, options);
   if (source.ok() && !quiet) {
+    // The metadata only changes how images become tensors: say so only
+    // when images were read.
+    bool reads_images = false;
+    for (const std::string& path : source->FilePaths()) {
+      reads_images = reads_images ||
+                     formats::SampleFileKind(path) == formats::SpecKind::kImage;
+    }
+    if (reads_images) {
+      for (const std::string& note : metadata_notes) {
+        std::fprintf(stderr, "data: %s\n", note.c_str());
+      }
+      if (!applied.empty()) std::fprintf(stderr, "data: %s\n", applied.c_str());
+    }
     // A folder of clips would print one line per file; a few say enough.
     constexpr size_t kMaxNotes = 5;
     const std::vector<std::string>& notes = source->notes();
