@@ -13,47 +13,17 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "numerics/fixed_point.h"
+#include "runtime/aligned_buffer.h"
 #include "runtime/interpreter_batch.h"
 #include "runtime/kernel.h"
 #include "runtime/kernels/control_flow.h"
 #include "runtime/legality.h"
 #include "runtime/memory_plan.h"
+#include "runtime/tensor_access.h"
 #include "runtime/unrunnable.h"
 
 namespace qforge::runtime {
 namespace {
-
-constexpr size_t kAlignment = 64;
-
-size_t AlignUp(size_t n) {
-  return (n + kAlignment - 1) / kAlignment * kAlignment;
-}
-
-// 64-byte aligned heap memory whose content is not preserved on growth.
-class AlignedBuffer {
- public:
-  // nullptr when the allocation fails (the buffer is then empty).
-  uint8_t* Reserve(size_t bytes) {
-    if (bytes > capacity_) {
-      ptr_.reset();
-      capacity_ = 0;
-      if (bytes > SIZE_MAX - kAlignment) return nullptr;
-      const size_t want = AlignUp(std::max<size_t>(bytes, 1));
-      ptr_.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlignment, want)));
-      if (ptr_ != nullptr) capacity_ = want;
-    }
-    return ptr_.get();
-  }
-  uint8_t* data() const { return ptr_.get(); }
-  size_t capacity() const { return capacity_; }
-
- private:
-  struct Free {
-    void operator()(uint8_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint8_t, Free> ptr_;
-  size_t capacity_ = 0;
-};
 
 struct OpSlot {
   const ir::Operator* op = nullptr;
@@ -93,113 +63,6 @@ struct SubgraphExec {
   bool plan_dirty = false;
   size_t arena_bytes = 0;
 };
-
-// Bytes of `t`'s data for its current shape. Fails on an unknown (-1) or
-// overflowing shape, and past `limit` bytes (when > 0), naming the tensor:
-// shapes come from the file or from kernels' prepare, and must not reach an
-// allocation or a memcpy unchecked.
-absl::StatusOr<size_t> TensorBytes(const RtTensor& t, int64_t limit = 0) {
-  int64_t n = 1;
-  for (size_t i = 0; i < t.shape.size(); ++i) {
-    const int64_t d = t.shape[i];
-    if (d < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "tensor '", t.name(), "' has shape ", DimsString(t.shape),
-          ": dimension ", i, " is unknown where its size is needed"));
-    }
-    // 8 bytes per element at most: the byte count must fit too.
-    if (d != 0 && n > (INT64_MAX / 8) / d) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "tensor '", t.name(), "' has shape ", DimsString(t.shape),
-          ", more elements than int64 holds"));
-    }
-    n *= d;
-  }
-  // A resource tensor holds an int32 handle per element (as in TFLite).
-  const std::optional<int64_t> bytes =
-      t.type == ir::DataType::kResource
-          ? std::optional<int64_t>(n * static_cast<int64_t>(sizeof(int32_t)))
-          : ir::DenseByteSize(t.type, n);
-  if (!bytes.has_value() || *bytes < 0) {
-    return absl::UnimplementedError(
-        absl::StrCat("tensor '", t.name(), "' has type ",
-                     ir::DataTypeName(t.type), ", which qforge cannot run"));
-  }
-  if (limit > 0 && *bytes > limit) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("tensor '", t.name(), "' ", ir::DataTypeName(t.type),
-                     DimsString(t.shape), " needs ", *bytes,
-                     " bytes, more than the ", limit, " a tensor may take"));
-  }
-  return static_cast<size_t>(*bytes);
-}
-
-// Gives `rt` the buffer's memory for `bytes` (bytes = the buffer's capacity).
-absl::Status Reserve(AlignedBuffer& buffer, RtTensor& rt, size_t bytes) {
-  uint8_t* data = buffer.Reserve(bytes);
-  if (data == nullptr && bytes > 0) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "tensor '", rt.name(), "' ", ir::DataTypeName(rt.type),
-        DimsString(rt.shape), ": cannot allocate ", bytes, " bytes"));
-  }
-  rt.data = data;
-  rt.bytes = buffer.capacity();
-  return absl::OkStatus();
-}
-
-// An op may read input `k` (`t`): its shape is known, and its data is
-// there and large enough. Constants with dynamic dims, variables resized by
-// an earlier op, and tensors no op writes would otherwise be read out of
-// bounds.
-absl::Status CheckReadable(const ir::Operator& op, int subgraph, int index,
-                           size_t k, const RtTensor& t) {
-  auto error = [&](const std::string& rule) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "subgraph ", subgraph, " op ", index, " (", op.DisplayName(),
-        "): input ", k, " '", t.name(), "' ", rule));
-  };
-  absl::StatusOr<size_t> bytes = TensorBytes(t);
-  if (!bytes.ok()) {
-    if (absl::IsUnimplemented(bytes.status())) return absl::OkStatus();
-    return error(absl::StrCat(DimsString(t.shape),
-                              " has no size: no op computes its shape"));
-  }
-  if (*bytes == 0) return absl::OkStatus();
-  // A sparse constant holds its compressed values; DENSIFY (or a kernel
-  // that reads the format) checks them against its sparsity metadata.
-  if (t.ir->sparsity.has_value() && t.data != nullptr) {
-    return absl::OkStatus();
-  }
-  if (t.data == nullptr) {
-    return error(
-        "has no value: no earlier op writes it, and it is neither an input "
-        "of the subgraph nor a constant");
-  }
-  if (*bytes > t.bytes) {
-    return error(absl::StrCat("holds ", t.bytes, " bytes, but its shape ",
-                              DimsString(t.shape), " of ",
-                              ir::DataTypeName(t.type), " needs ", *bytes));
-  }
-  return absl::OkStatus();
-}
-
-// Output `k` of subgraph `subgraph` (`t`) holds a value once its ops ran: a
-// file can name as output a tensor no op writes, whose data would be read
-// (copied to the caller, or to a control-flow op's output) from nowhere.
-absl::Status CheckOutputWritten(int subgraph, size_t k, const RtTensor& t) {
-  absl::StatusOr<size_t> bytes = TensorBytes(t);
-  if (!bytes.ok() && absl::IsUnimplemented(bytes.status())) {
-    return absl::OkStatus();
-  }
-  if (!bytes.ok() || (*bytes > 0 && (t.data == nullptr || *bytes > t.bytes))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "subgraph ", subgraph, " output ", k, " '", t.name(), "' ",
-        DimsString(t.shape),
-        " has no value: no op writes it, and it is neither an input of the "
-        "subgraph nor a constant"));
-  }
-  return absl::OkStatus();
-}
 
 Dims ToDims(const std::vector<int32_t>& v) { return Dims(v.begin(), v.end()); }
 
