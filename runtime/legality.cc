@@ -207,6 +207,19 @@ OpForm FormOf(const ir::Model& model, const ir::Subgraph& sg,
   form.kind = op.kind;
   form.op_name = op.DisplayName();
   form.options = op.options;
+  const auto valid = [&](int32_t i) {
+    return i >= 0 && static_cast<size_t>(i) < sg.tensors.size();
+  };
+  // Only quantized forms have rules that read constant values (biases); a
+  // float op's int32 constants (shapes, indices) are not copied.
+  bool quantized = false;
+  for (const std::vector<int32_t>* list : {&op.inputs, &op.outputs}) {
+    for (int32_t i : *list) {
+      if (!valid(i)) continue;
+      const ir::Tensor& src = sg.tensors[static_cast<size_t>(i)];
+      quantized |= src.quantization.has_value() && src.quantization->HasScale();
+    }
+  }
   auto tensor = [&](int32_t index) {
     TensorForm t;
     const ir::Tensor& src = sg.tensors[static_cast<size_t>(index)];
@@ -216,8 +229,9 @@ OpForm FormOf(const ir::Model& model, const ir::Subgraph& sg,
     t.constant = !src.is_variable && src.buffer != 0 &&
                  src.buffer < model.buffers.size() &&
                  !model.buffers[src.buffer].data.empty();
-    if (t.constant && (src.type == ir::DataType::kInt32 ||
-                       src.type == ir::DataType::kInt64)) {
+    if (quantized && t.constant &&
+        (src.type == ir::DataType::kInt32 ||
+         src.type == ir::DataType::kInt64)) {
       const std::vector<uint8_t>& bytes = model.buffers[src.buffer].data;
       const size_t width = src.type == ir::DataType::kInt32 ? 4 : 8;
       constexpr size_t kMaxValues = 1 << 20;
@@ -240,9 +254,6 @@ OpForm FormOf(const ir::Model& model, const ir::Subgraph& sg,
       t.axis = src.quantization->quantized_dimension;
     }
     return t;
-  };
-  const auto valid = [&](int32_t i) {
-    return i >= 0 && static_cast<size_t>(i) < sg.tensors.size();
   };
   for (int32_t i : op.inputs) {
     form.inputs.push_back(valid(i) ? std::optional<TensorForm>(tensor(i))
