@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -14,6 +15,15 @@ namespace qforge::cmd {
 namespace {
 
 using Choices = std::vector<quantizer::QuantizeResult::OpChoice>;
+
+// Op index by its first output's name (the first op, should two share it).
+std::map<std::string, int> OpsByOutput(const Choices& choices) {
+  std::map<std::string, int> out;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    out.emplace(choices[i].output, static_cast<int>(i));
+  }
+  return out;
+}
 
 struct Trial {
   quantizer::QuantizeResult result;
@@ -75,17 +85,16 @@ absl::StatusOr<Trial> Search::Try(
 
 std::vector<int> Search::Ranking(const Trial& t) const {
   const Choices& choices = t.result.op_choices;
+  const std::map<std::string, int> by_output = OpsByOutput(choices);
   std::vector<int> order;
   std::vector<bool> ranked(choices.size(), false);
   for (const report::LayerReport& layer : t.report.layers) {  // worst first
-    for (size_t i = 0; i < choices.size(); ++i) {
-      if (ranked[i] || choices[i].precision != "int8" ||
-          choices[i].output != layer.float_name) {
-        continue;
-      }
-      ranked[i] = true;
-      order.push_back(static_cast<int>(i));
-    }
+    auto it = by_output.find(layer.float_name);
+    if (it == by_output.end()) continue;
+    const size_t i = static_cast<size_t>(it->second);
+    if (ranked[i] || choices[i].precision != "int8") continue;
+    ranked[i] = true;
+    order.push_back(it->second);
   }
   // Int8 ops the report does not compare (no float twin of their output).
   for (size_t i = 0; i < choices.size(); ++i) {
@@ -156,16 +165,16 @@ absl::StatusOr<SearchOutcome> Search::Run() {
   // most noise itself) to float, one op at a time.
   for (int step = 0; step < search_.max_steps; ++step) {
     const Choices& choices = best.result.op_choices;
+    const std::map<std::string, int> by_output = OpsByOutput(choices);
     int pick = -1;
     for (const report::LayerReport& layer : best.report.layers) {
       if (!std::isfinite(layer.introduced_db)) continue;
-      for (size_t i = 0; i < choices.size() && pick < 0; ++i) {
-        if (choices[i].output == layer.float_name &&
-            choices[i].precision != "float") {
-          pick = static_cast<int>(i);
-        }
+      auto it = by_output.find(layer.float_name);
+      if (it != by_output.end() &&
+          choices[static_cast<size_t>(it->second)].precision != "float") {
+        pick = it->second;
+        break;
       }
-      if (pick >= 0) break;
     }
     if (pick < 0) break;
     const auto& c = choices[static_cast<size_t>(pick)];
