@@ -576,8 +576,12 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
         b.scales.push_back(s);
         b.zero_points.push_back(0);
         const double v = c < values.size() ? values[c] : 0.0;
-        b.int_data.push_back(static_cast<int64_t>(
-            std::clamp(std::round(v / s), -9.2e18, 9.2e18)));
+        // A NaN bias (or scale) has no integer value; the quantizer refuses
+        // NaN constants elsewhere, here it must only not be UB.
+        const double r = std::round(v / s);
+        b.int_data.push_back(std::isnan(r) ? 0
+                                           : static_cast<int64_t>(std::clamp(
+                                                 r, -9.2e18, 9.2e18)));
       }
       form.inputs.push_back(b);
       continue;

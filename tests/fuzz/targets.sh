@@ -10,6 +10,7 @@ FUZZ_TARGETS="model_run_fuzzer stats_fuzzer tflite_reader_fuzzer npy_fuzzer wav_
 # Models small enough to mutate and run quickly.
 _small_models() {
   find testdata/models testdata/lstm testdata/regressions testdata/bad_models \
+    testdata/fuzz/model_run_fuzzer testdata/fuzz/tflite_reader_fuzzer \
     -name '*.tflite' -size -64k 2>/dev/null
   # The shared corpus, when next to the checkout (not in CI's clean clone).
   if [ -n "${FUZZ_CORPUS_MODELS:-}" ] && [ -d ../shared/corpus/models ]; then
