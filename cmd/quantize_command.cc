@@ -19,9 +19,11 @@
 #include "cmd/float_region.h"
 #include "cmd/precision_search.h"
 #include "cmd/progress.h"
+#include "cmd/recovery_flags.h"
 #include "cmd/report_output.h"
 #include "formats/tflite_reader.h"
 #include "formats/tflite_writer.h"
+#include "quantizer/plan.h"
 #include "quantizer/quantize.h"
 #include "quantizer/recipe.h"
 #include "report/render.h"
@@ -47,6 +49,7 @@ struct QuantizeArgs {
   bool fc_per_tensor = false;
   int threads = 0;
   std::string report;  // --report FILE
+  RecoveryArgs recovery;
 };
 
 absl::StatusOr<ir::DataType> ParseIoType(const std::string& flag,
@@ -76,6 +79,19 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   }
   if (target && args.target_steps < 0) {
     return UsageError("--target-steps must be >= 0");
+  }
+  RecoveryArgs recovery = args.recovery;
+  RETURN_IF_ERROR(ResolveRecovery(recovery));
+  if (recovery.Any() && (args.data.specs.empty() || !args.stats.empty())) {
+    return UsageError(
+        "--equalize, --bias-correction, --adaround and --optimize accuracy "
+        "change the float model's weights, so they calibrate on --data "
+        "themselves (not --stats)");
+  }
+  if (recovery.Any() && target) {
+    return UsageError(
+        "--target-sqnr with weight recovery (--equalize, --bias-correction, "
+        "--adaround, --optimize accuracy) is not supported yet");
   }
   quantizer::QuantizeOptions options;
   std::string scheme = args.scheme;
@@ -153,6 +169,33 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     ASSIGN_OR_RETURN(recipe_file,
                      PendingFile::Create(args.save_recipe, inputs));
   }
+  // The model calibrated and quantized: the float model, or its weights
+  // after recovery (the report still compares with the float model).
+  ir::Model work = model;
+  if (recovery.Any()) {
+    if (options.scheme != quantizer::Scheme::kInt8 &&
+        options.scheme != quantizer::Scheme::kInt16x8) {
+      return UsageError(absl::StrCat(
+          "weight recovery needs scheme int8 or int16x8, not ", scheme));
+    }
+    ASSIGN_OR_RETURN(
+        const std::vector<std::optional<quantizer::UserRequest>> requests,
+        quantizer::ResolveRequests(model.subgraphs[0], options));
+    std::vector<bool> keep_float(requests.size(), false);
+    for (size_t i = 0; i < requests.size(); ++i) {
+      keep_float[i] = requests[i].has_value() &&
+                      requests[i]->precision == quantizer::Precision::kFloat;
+    }
+    std::vector<int64_t> all(static_cast<size_t>(data->size()));
+    for (int64_t i = 0; i < data->size(); ++i) all[i] = i;
+    absl::Status s = ApplyRecovery(recovery, work, &*data, all, keep_float,
+                                   options.fc_per_tensor, args.threads,
+                                   flags.numerics, flags.quiet);
+    if (!s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat(args.model, ": ", s.message()));
+    }
+  }
   std::optional<calibration::StatsFile> stats;
   std::vector<int64_t> check;  // --target-sqnr's check set
   if (!args.stats.empty()) {
@@ -195,7 +238,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     Progress progress("calibrate", flags.quiet);
     co.progress = [&progress](int64_t d, int64_t t) { progress.Update(d, t); };
     absl::StatusOr<calibration::StatsFile> s =
-        calibration::Calibrate(model, bytes, *data, co);
+        calibration::Calibrate(work, bytes, *data, co);
     if (!s.ok()) {
       return absl::Status(s.status().code(),
                           absl::StrCat(args.model, ": ", s.status().message()));
@@ -251,7 +294,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     search_steps = found->steps;
     result = std::move(found->result);
   } else {
-    result = quantizer::Quantize(model, stats ? &*stats : nullptr, options);
+    result = quantizer::Quantize(work, stats ? &*stats : nullptr, options);
   }
   if (!result.ok()) {
     return absl::Status(
@@ -382,6 +425,7 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                 "Fail (exit 3) if any op stays float");
   sub->add_flag("--fc-per-tensor", args->fc_per_tensor,
                 "FULLY_CONNECTED weights per tensor instead of per channel");
+  AddRecoveryFlags(sub, args->recovery);
   AddThreadsOption(sub, args->threads, "Calibration threads (with --data)");
   sub->add_option("--report", args->report,
                   "Also write a quantization report of the new model on the "

@@ -62,10 +62,11 @@ export function parseSummary(stderr) {
 }
 
 /** qforge quantize. Returns { ok, ms, summary, message, code, stderr }. */
-export async function quantize(qforge, model, stats, out, { scheme, method, timeoutMs }) {
+export async function quantize(qforge, model, stats, out, { scheme, method, timeoutMs, extra = [] }) {
   const args = ['quantize', model, '-o', out, '--scheme', scheme];
   if (stats) args.push('--stats', stats);
   if (method) args.push('--method', method);
+  args.push(...extra);
   const t0 = performance.now();
   const r = await runProgram(qforge, args, timeoutMs);
   const ms = Math.round(performance.now() - t0);

@@ -45,7 +45,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const a = { qforge: path.join(root, 'build/cmd/qforge'), corpus: path.resolve(root, '../shared/corpus'), jobs: Math.min(2, os.cpus().length), timeout: 180, out: here };
+  const a = { qforge: path.join(root, 'build/cmd/qforge'), corpus: path.resolve(root, '../shared/corpus'), jobs: Math.min(2, os.cpus().length), timeout: 180, out: here, variants: [], variantThreads: 1 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${k} needs a value`));
@@ -54,6 +54,9 @@ function parseArgs(argv) {
     else if (k === '--make-inputs') a.makeInputs = path.resolve(value());
     else if (k === '--corpus') a.corpus = path.resolve(value());
     else if (k === '--schemes') a.schemes = value().split(',').filter(Boolean);
+    // --variant NAME='--equalize --adaround': int8 with these options too.
+    else if (k === '--variant') { const v = value(); const i = v.indexOf('='); if (i <= 0) usage(`--variant ${v}: expected NAME=OPTIONS`); a.variants.push([v.slice(0, i), v.slice(i + 1).split(' ').filter(Boolean)]); }
+    else if (k === '--variant-threads') a.variantThreads = Number(value());
     else if (k === '--method') a.method = value();
     else if (k === '--histogram-stride') a.histogramStride = Number(value());
     else if (k === '--filter') a.filter = new RegExp(value());
@@ -237,7 +240,8 @@ async function evalModel(m, runner, a, work) {
 
   // Calibration (the static schemes need it; dynamic and float16 do not).
   const stats = path.join(workDir, 'stats.json');
-  const cal = await calibrate(a.qforge, modelPath, writeDataNpy(data.calib, path.join(workDir, 'calib_npy')), stats, { timeoutMs: a.timeout * 1000, histogramStride: a.histogramStride ?? 1 });
+  const calibData = writeDataNpy(data.calib, path.join(workDir, 'calib_npy'));
+  const cal = await calibrate(a.qforge, modelPath, calibData, stats, { timeoutMs: a.timeout * 1000, histogramStride: a.histogramStride ?? 1 });
   res.calibrate = { ok: cal.ok, ms: cal.ms, error: cal.ok ? undefined : cal.message, code: cal.code };
 
   for (const scheme of a.schemes) {
@@ -255,6 +259,22 @@ async function evalModel(m, runner, a, work) {
     r.file = out;
     Object.assign(r, await evaluate(runner, out, runtime, data.eval, ref, m.classifier));
     if (scheme === 'int8') await logitDb(out, r);
+  }
+
+  // Variants: int8 with extra quantize options (weight recovery), which
+  // calibrate on the same calibration samples themselves (--data).
+  for (const [name, extra] of a.variants) {
+    const key = `int8+${name}`;
+    const r = { scheme: 'int8', variant: name, args: extra.join(' ') };
+    res.schemes[key] = r;
+    const out = path.join(workDir, `${m.id}.${name}.tflite`);
+    const q = await quantize(a.qforge, modelPath, null, out, { scheme: 'int8', method: a.method, timeoutMs: a.timeout * 1000, extra: [...calibData, '--threads', String(a.variantThreads), ...extra] });
+    r.quantize = { ok: q.ok, ms: q.ms, code: q.code, error: q.ok ? undefined : q.message };
+    if (!q.ok) continue;
+    Object.assign(r, { ops_quantized: q.summary.quantized, ops_float: q.summary.kept_float, float_ops: q.summary.float_ops });
+    r.bytes = fs.statSync(out).size;
+    r.file = out;
+    Object.assign(r, await evaluate(runner, out, runtime, data.eval, ref, m.classifier));
   }
 
   for (const t of m.twins ?? []) {

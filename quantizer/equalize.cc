@@ -1,0 +1,226 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "quantizer/equalize.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "quantizer/weighted_layer.h"
+
+namespace qforge::quantizer {
+namespace {
+
+struct Pair {
+  WeightedLayer a, b;
+};
+
+// How many times each tensor of subgraph 0 is read (op inputs, subgraph
+// outputs).
+std::vector<int> UseCounts(const ir::Subgraph& sg) {
+  std::vector<int> uses(sg.tensors.size(), 0);
+  auto use = [&](int32_t t) {
+    if (t >= 0 && static_cast<size_t>(t) < uses.size()) ++uses[t];
+  };
+  for (const ir::Operator& op : sg.operators) {
+    for (int32_t t : op.inputs) use(t);
+  }
+  for (int32_t t : sg.outputs) use(t);
+  return uses;
+}
+
+bool Clamps(ir::Activation a) {
+  return a == ir::Activation::kRelu6 || a == ir::Activation::kReluN1To1;
+}
+
+// B reads A's channels: conv / depthwise input channels, or FC columns
+// (a flattened NHWC input puts channel c at every column j with
+// j % channels == c).
+bool ChannelsMatch(const WeightedLayer& a, const WeightedLayer& b) {
+  if (b.kind == ir::OpKind::kFullyConnected) return b.k % a.rows == 0;
+  return b.in_channels == a.rows;
+}
+
+std::vector<Pair> FindPairs(const ir::Model& model, int* skipped_clamped) {
+  const ir::Subgraph& sg = model.subgraphs[0];
+  const std::vector<WeightedLayer> layers = FindWeightedLayers(model);
+  const std::vector<int> uses = UseCounts(sg);
+  std::map<int32_t, const WeightedLayer*> by_input;  // single readers
+  for (const WeightedLayer& l : layers) by_input[l.input] = &l;
+  // The single op reading each tensor.
+  std::vector<int> reader(sg.tensors.size(), -1);
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    for (int32_t t : sg.operators[i].inputs) {
+      if (t >= 0 && static_cast<size_t>(t) < reader.size()) {
+        reader[t] = static_cast<int>(i);
+      }
+    }
+  }
+  auto only_once = [&](int32_t t) { return t < 0 || uses[t] == 1; };
+  std::vector<Pair> pairs;
+  for (const WeightedLayer& a : layers) {
+    if (!only_once(a.weights) || !only_once(a.bias)) continue;
+    int32_t t = a.output;
+    if (uses[t] != 1 || reader[t] < 0) continue;
+    bool clamped = Clamps(a.activation);
+    const ir::Operator* next = &sg.operators[reader[t]];
+    // One standalone activation between the layers.
+    if (next->kind == ir::OpKind::kRelu || next->kind == ir::OpKind::kRelu6 ||
+        next->kind == ir::OpKind::kReluN1To1) {
+      clamped = clamped || next->kind != ir::OpKind::kRelu;
+      if (next->outputs.size() != 1) continue;
+      t = next->outputs[0];
+      if (t < 0 || uses[t] != 1 || reader[t] < 0) continue;
+    }
+    auto it = by_input.find(t);
+    if (it == by_input.end() || it->second->op_index != reader[t]) continue;
+    const WeightedLayer& b = *it->second;
+    if (b.op_index == a.op_index || !only_once(b.weights) ||
+        !ChannelsMatch(a, b)) {
+      continue;
+    }
+    if (a.activation != ir::Activation::kNone &&
+        a.activation != ir::Activation::kRelu && !clamped) {
+      continue;  // TANH, SIGN_BIT: no positive scale commutes
+    }
+    if (clamped) {
+      ++*skipped_clamped;
+      continue;
+    }
+    pairs.push_back({a, b});
+  }
+  return pairs;
+}
+
+// Largest |weight| per output row of `l`.
+std::vector<double> RowRanges(const WeightedLayer& l,
+                              const std::vector<float>& w) {
+  std::vector<double> r(static_cast<size_t>(l.rows), 0.0);
+  for (int64_t o = 0; o < l.rows; ++o) {
+    for (int64_t j = 0; j < l.k; ++j) {
+      r[o] = std::max(r[o], std::fabs(double{w[l.WeightIndex(o, j)]}));
+    }
+  }
+  return r;
+}
+
+// Largest |weight| of `b` reading each of `channels` input channels.
+std::vector<double> InputRanges(const WeightedLayer& b,
+                                const std::vector<float>& w, int64_t channels) {
+  std::vector<double> r(static_cast<size_t>(channels), 0.0);
+  for (int64_t o = 0; o < b.rows; ++o) {
+    for (int64_t j = 0; j < b.k; ++j) {
+      const int64_t c = b.kind == ir::OpKind::kFullyConnected
+                            ? j % channels
+                            : b.InputChannel(o, j);
+      r[c] = std::max(r[c], std::fabs(double{w[b.WeightIndex(o, j)]}));
+    }
+  }
+  return r;
+}
+
+double Imbalance(const std::vector<double>& r1, const std::vector<double>& r2) {
+  double sum = 0;
+  int n = 0;
+  for (size_t i = 0; i < r1.size(); ++i) {
+    if (r1[i] > 0 && r2[i] > 0) {
+      sum += std::fabs(std::log2(r1[i] / r2[i]));
+      ++n;
+    }
+  }
+  return n > 0 ? sum / n : 0.0;
+}
+
+}  // namespace
+
+absl::StatusOr<EqualizeResult> EqualizeCrossLayer(ir::Model& model) {
+  EqualizeResult result;
+  if (model.subgraphs.empty()) return result;
+  const std::vector<Pair> pairs = FindPairs(model, &result.skipped_clamped);
+  result.pairs = static_cast<int>(pairs.size());
+  if (pairs.empty()) return result;
+  // Working copies of every weight and bias the pairs touch, by tensor.
+  std::map<int32_t, std::vector<float>> values;
+  auto load = [&](int32_t t) {
+    if (t >= 0 && !values.count(t)) values[t] = LayerWeights(model, t);
+  };
+  for (const Pair& p : pairs) {
+    load(p.a.weights), load(p.a.bias), load(p.b.weights);
+  }
+  for (const auto& [t, v] : values) {
+    for (float x : v) {
+      if (!std::isfinite(x)) {
+        return absl::InvalidArgumentError("--equalize: constant tensor '" +
+                                          model.subgraphs[0].tensors[t].name +
+                                          "' holds a NaN or infinite value");
+      }
+    }
+  }
+  // Sweeps until no scale moves by more than 0.1% (chains converge in a
+  // few; the bound only guards against oscillation).
+  constexpr int kMaxSweeps = 50;
+  // Each channel's total scale so far, per pair (bounded, see below).
+  std::vector<std::vector<double>> total(pairs.size());
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    total[k].assign(static_cast<size_t>(pairs[k].a.rows), 1.0);
+  }
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    double worst = 0;
+    double after = 0;
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      const Pair& p = pairs[k];
+      std::vector<float>& w1 = values[p.a.weights];
+      std::vector<float>& w2 = values[p.b.weights];
+      const std::vector<double> r1 = RowRanges(p.a, w1);
+      const std::vector<double> r2 = InputRanges(p.b, w2, p.a.rows);
+      if (sweep == 0) result.imbalance_before += Imbalance(r1, r2);
+      // Near-dead channels (a range below 1e-4 of the layer's largest) are
+      // left alone: scaling them up by thousands moves their noise into
+      // the activation and the next layer's requantization, and on the
+      // corpus (vww_96) made XNNPACK refuse the model. Scales are bounded
+      // to 2^+-4 in all for the same reason.
+      const double m1 = *std::max_element(r1.begin(), r1.end());
+      const double m2 = *std::max_element(r2.begin(), r2.end());
+      std::vector<double> s(r1.size(), 1.0);
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (r1[i] > 1e-4 * m1 && r2[i] > 1e-4 * m2) {
+          const double bounded = std::clamp(
+              total[k][i] * std::sqrt(r1[i] / r2[i]), 1.0 / 16, 16.0);
+          s[i] = bounded / total[k][i];
+          total[k][i] = bounded;
+        }
+        worst = std::max(worst, std::fabs(std::log(s[i])));
+      }
+      for (int64_t o = 0; o < p.a.rows; ++o) {
+        for (int64_t j = 0; j < p.a.k; ++j) {
+          float& x = w1[p.a.WeightIndex(o, j)];
+          x = static_cast<float>(x / s[o]);
+        }
+      }
+      if (p.a.bias >= 0) {
+        std::vector<float>& b1 = values[p.a.bias];
+        for (int64_t o = 0; o < p.a.rows; ++o) {
+          b1[o] = static_cast<float>(b1[o] / s[o]);
+        }
+      }
+      for (int64_t o = 0; o < p.b.rows; ++o) {
+        for (int64_t j = 0; j < p.b.k; ++j) {
+          const int64_t c = p.b.kind == ir::OpKind::kFullyConnected
+                                ? j % p.a.rows
+                                : p.b.InputChannel(o, j);
+          float& x = w2[p.b.WeightIndex(o, j)];
+          x = static_cast<float>(x * s[c]);
+        }
+      }
+      after += Imbalance(RowRanges(p.a, w1), InputRanges(p.b, w2, p.a.rows));
+    }
+    result.sweeps = sweep + 1;
+    result.imbalance_after = after;
+    if (worst < 1e-3) break;
+  }
+  result.imbalance_before /= result.pairs;
+  result.imbalance_after /= result.pairs;
+  for (const auto& [t, v] : values) SetTensorValues(model, t, v);
+  return result;
+}
+
+}  // namespace qforge::quantizer

@@ -1,0 +1,47 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Cross-layer equalization (Nagel et al. 2019, "Data-Free Quantization
+// Through Weight Equalization and Bias Correction"). For two weighted
+// layers A -> B in a chain (A's output feeds only B, through at most a
+// RELU), output channel i of A is divided by s_i and B's weights that read
+// channel i are multiplied by it. A positive scale commutes with ReLU (and
+// with no activation), so the float function is unchanged; with
+// s_i = sqrt(r1_i / r2_i), where r1_i is the largest |weight| of A's
+// channel i and r2_i that of B's weights reading it, both ranges become
+// sqrt(r1_i * r2_i): no channel is starved of integer levels by a large
+// neighbour in the per-tensor activation or in B's per-output-channel
+// weight scale. Chains (A -> B -> C) are swept until the scales settle.
+//
+// Skipped, and counted: pairs whose activation clamps at a fixed value
+// (RELU6, RELU_N1_TO_1: min(relu(x / s), 6) != relu6(x) / s, and TFLite
+// has no fused per-channel clamp that keeps it exact), and pairs with
+// anything but a RELU between them. High-bias absorption is not done: it
+// is exact only when the absorbed amount never reaches ReLU's threshold,
+// which calibration data can suggest but not prove.
+#ifndef QFORGE_QUANTIZER_EQUALIZE_H_
+#define QFORGE_QUANTIZER_EQUALIZE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/model.h"
+
+namespace qforge::quantizer {
+
+struct EqualizeResult {
+  int pairs = 0;            // pairs equalized
+  int skipped_clamped = 0;  // RELU6 / RELU_N1_TO_1 between the layers
+  int sweeps = 0;
+  // Mean over equalized pairs and channels of log2(max(r1, r2) / min(r1,
+  // r2)) before and after: how unequal the ranges were.
+  double imbalance_before = 0, imbalance_after = 0;
+};
+
+// Equalizes subgraph 0 of a float model in place. Weights that change get
+// fresh buffers (a buffer shared with another tensor keeps its values).
+absl::StatusOr<EqualizeResult> EqualizeCrossLayer(ir::Model& model);
+
+}  // namespace qforge::quantizer
+
+#endif  // QFORGE_QUANTIZER_EQUALIZE_H_

@@ -1,0 +1,207 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "quantizer/recover.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "quantizer/graph_edit.h"
+#include "quantizer/layer_inputs.h"
+#include "quantizer/weighted_layer.h"
+#include "runtime/thread_pool.h"
+
+namespace qforge::quantizer {
+namespace {
+
+// Gives `layer`'s op a zero float bias when it has none, so that a
+// correction has somewhere to go.
+void EnsureBias(ir::Model& model, WeightedLayer& layer) {
+  if (layer.bias >= 0) return;
+  ir::Subgraph& sg = model.subgraphs[0];
+  ir::Tensor t;
+  t.name = sg.tensors[layer.output].name + "_bias";
+  t.type = ir::DataType::kFloat32;
+  t.shape = {static_cast<int32_t>(layer.rows)};
+  t.buffer = AddTypedBuffer(
+      model, std::vector<float>(static_cast<size_t>(layer.rows), 0.0f));
+  sg.tensors.push_back(std::move(t));
+  layer.bias = static_cast<int32_t>(sg.tensors.size() - 1);
+  ir::Operator& op = sg.operators[static_cast<size_t>(layer.op_index)];
+  if (op.inputs.size() < 3) op.inputs.resize(3, -1);
+  op.inputs[2] = layer.bias;
+}
+
+// The windows of one row's input as a matrix [windows, k]: the whole patch
+// for CONV_2D / FC, the row's channel at every tap for depthwise.
+Eigen::MatrixXf RowInputs(const WeightedLayer& l, const CapturedInput& c,
+                          int64_t row) {
+  const int64_t n = c.num_patches;
+  Eigen::MatrixXf m(n, l.k);
+  for (int64_t i = 0; i < n; ++i) {
+    const float* p = c.patches.data() + i * c.width;
+    if (l.kind == ir::OpKind::kDepthwiseConv2D) {
+      const int64_t ch = row / l.multiplier;
+      for (int64_t t = 0; t < l.k; ++t) m(i, t) = p[t * l.in_channels + ch];
+    } else {
+      for (int64_t j = 0; j < l.k; ++j) m(i, j) = p[j];
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+absl::StatusOr<RecoverResult> RecoverWeights(ir::Model& model,
+                                             const formats::SampleSource& data,
+                                             absl::Span<const int64_t> samples,
+                                             const RecoverOptions& options) {
+  RecoverResult result;
+  if (model.subgraphs.empty() || samples.empty()) return result;
+  if (options.weight_bits < 2 || options.weight_bits > 8) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("weight bits ", options.weight_bits, ": 2 to 8"));
+  }
+  const int qmax = (1 << (options.weight_bits - 1)) - 1;
+  std::vector<WeightedLayer> layers;
+  for (const WeightedLayer& l : FindWeightedLayers(model)) {
+    const size_t i = static_cast<size_t>(l.op_index);
+    if (i < options.keep_float.size() && options.keep_float[i]) continue;
+    layers.push_back(l);
+  }
+  const ir::Model reference = model;  // the float model, untouched
+  CaptureOptions co;
+  co.threads = options.threads;
+  co.seed = options.seed;
+  co.numerics = options.numerics;
+  const int64_t per_sample =
+      options.patches_per_sample > 0
+          ? options.patches_per_sample
+          : std::max<int64_t>(
+                1, (4096 + static_cast<int64_t>(samples.size()) - 1) /
+                       static_cast<int64_t>(samples.size()));
+  // The float model's tap means of every layer, in one pass.
+  std::vector<CapturedInput> float_means;
+  if (options.bias_correction) {
+    std::vector<InputCapture> all;
+    for (const WeightedLayer& l : layers) all.push_back({l, true, 0});
+    ASSIGN_OR_RETURN(float_means,
+                     CaptureLayerInputs(reference, data, samples, all, co));
+  }
+  const int threads =
+      options.threads > 0
+          ? options.threads
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  runtime::ThreadPool pool(threads);
+  for (size_t li = 0; li < layers.size(); ++li) {
+    WeightedLayer& l = layers[li];
+    RecoveredLayer done;
+    done.op_index = l.op_index;
+    done.op = std::string(ir::GetOpInfo(l.kind).name);
+    done.output = model.subgraphs[0].tensors[l.output].name;
+    const std::vector<float> w = LayerWeights(model, l.weights);
+    RETURN_IF_ERROR(
+        CheckFinite(model.subgraphs[0].tensors[l.weights], w, "recover"));
+    const std::vector<float> scales = RowScales(
+        l, w, qmax,
+        options.fc_per_tensor && l.kind == ir::OpKind::kFullyConnected);
+    // The integers: nearest, or AdaRound's choice.
+    std::vector<int32_t> q(w.size());
+    for (int64_t r = 0; r < l.rows; ++r) {
+      for (int64_t j = 0; j < l.k; ++j) {
+        const int64_t i = l.WeightIndex(r, j);
+        q[i] = static_cast<int32_t>(std::clamp<float>(
+            std::round(w[i] / scales[r]), static_cast<float>(-qmax),
+            static_cast<float>(qmax)));
+      }
+    }
+    // This layer's input in the model rounded so far (and, for AdaRound,
+    // the float model's at the same windows).
+    std::vector<InputCapture> want = {
+        {l, options.bias_correction, options.adaround ? per_sample : 0}};
+    ASSIGN_OR_RETURN(std::vector<CapturedInput> now,
+                     CaptureLayerInputs(model, data, samples, want, co));
+    if (options.adaround) {
+      want[0].tap_means = false;
+      ASSIGN_OR_RETURN(std::vector<CapturedInput> ref,
+                       CaptureLayerInputs(reference, data, samples, want, co));
+      AdaRoundLayer problem;
+      problem.weights.resize(l.rows, l.k);
+      for (int64_t r = 0; r < l.rows; ++r) {
+        for (int64_t j = 0; j < l.k; ++j) {
+          problem.weights(r, j) = w[l.WeightIndex(r, j)];
+        }
+      }
+      problem.scales = scales;
+      problem.qmin = -qmax;
+      problem.qmax = qmax;
+      problem.target.resize(ref[0].num_patches, l.rows);
+      if (l.kind == ir::OpKind::kDepthwiseConv2D) {
+        for (int64_t r = 0; r < l.rows; ++r) {
+          problem.inputs.push_back(RowInputs(l, now[0], r));
+          problem.target.col(r) =
+              RowInputs(l, ref[0], r) * problem.weights.row(r).transpose();
+        }
+      } else {
+        problem.inputs.push_back(RowInputs(l, now[0], 0));
+        problem.target = RowInputs(l, ref[0], 0) * problem.weights.transpose();
+      }
+      AdaRoundOptions ao = options.adaround_options;
+      ao.seed = options.seed ^ static_cast<uint64_t>(l.op_index);
+      ao.pool = &pool;
+      AdaRoundStats stats;
+      ASSIGN_OR_RETURN(std::vector<int32_t> rows_q,
+                       AdaRound(problem, ao, &stats));
+      for (int64_t r = 0; r < l.rows; ++r) {
+        for (int64_t j = 0; j < l.k; ++j) {
+          q[l.WeightIndex(r, j)] = rows_q[r * l.k + j];
+        }
+      }
+      done.loss_nearest = stats.loss_nearest;
+      done.loss_adaround = stats.loss_adaround;
+      done.flipped = stats.flipped;
+    }
+    std::vector<float> snapped(w.size());
+    for (int64_t r = 0; r < l.rows; ++r) {
+      for (int64_t j = 0; j < l.k; ++j) {
+        const int64_t i = l.WeightIndex(r, j);
+        snapped[i] = scales[r] * static_cast<float>(q[i]);
+      }
+    }
+    if (options.bias_correction) {
+      // Mean pre-activation output now minus in the float model:
+      // sum(Wq * mean input now) - sum(W * mean float input).
+      const CapturedInput& fm = float_means[li];
+      const CapturedInput& nm = now[0];
+      EnsureBias(model, l);
+      std::vector<float> bias = LayerWeights(model, l.bias);
+      double total = 0;
+      for (int64_t r = 0; r < l.rows; ++r) {
+        double shift = 0;
+        for (int64_t j = 0; j < l.k; ++j) {
+          const int64_t i = l.WeightIndex(r, j);
+          const int64_t m = l.kind == ir::OpKind::kDepthwiseConv2D
+                                ? j * l.in_channels + r / l.multiplier
+                                : j;
+          shift += double{snapped[i]} * nm.tap_mean[m] -
+                   double{w[i]} * fm.tap_mean[m];
+        }
+        bias[r] = static_cast<float>(bias[r] - shift);
+        total += std::fabs(shift);
+      }
+      done.mean_abs_bias_shift = total / static_cast<double>(l.rows);
+      SetTensorValues(model, l.bias, bias);
+    }
+    SetTensorValues(model, l.weights, snapped);
+    result.layers.push_back(done);
+    if (options.progress) {
+      options.progress(static_cast<int64_t>(li + 1),
+                       static_cast<int64_t>(layers.size()));
+    }
+  }
+  return result;
+}
+
+}  // namespace qforge::quantizer

@@ -1,0 +1,71 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Accuracy recovery on the weights, before quantization: the float model's
+// weighted layers (weighted_layer.h) are visited in op order and each one's
+// weights are put on the int8 grid the quantizer will choose for them
+// (per-channel symmetric, the same scales), by nearest rounding or by
+// AdaRound (adaround.h); with bias correction, the mean change of each
+// output channel this causes, upstream rounding included, is taken out of
+// the bias. Layer l is measured in the model whose layers before l are
+// already rounded and corrected (sequential, as in the papers), against the
+// untouched float model on the same samples and windows. The result is a
+// float model whose weights the quantizer then rounds exactly to the chosen
+// integers (they are already on the grid), so every scheme, plan and recipe
+// works on it unchanged.
+#ifndef QFORGE_QUANTIZER_RECOVER_H_
+#define QFORGE_QUANTIZER_RECOVER_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "formats/data/data_source.h"
+#include "ir/model.h"
+#include "numerics/modes.h"
+#include "quantizer/adaround.h"
+
+namespace qforge::quantizer {
+
+struct RecoverOptions {
+  bool bias_correction = false;
+  bool adaround = false;
+  AdaRoundOptions adaround_options;  // its pool is set by RecoverWeights
+  int weight_bits = 8;               // integers in [-(2^(b-1)-1), 2^(b-1)-1]
+  bool fc_per_tensor = false;        // as QuantizeOptions::fc_per_tensor
+  std::vector<bool> keep_float;      // by op index: layers left alone
+  // Input windows drawn per sample for AdaRound; 0: enough for ~4096 rows
+  // per layer.
+  int64_t patches_per_sample = 0;
+  int threads = 0;
+  uint64_t seed = 0;
+  numerics::Modes numerics;
+  // (layer done, layers) after each layer.
+  std::function<void(int64_t, int64_t)> progress;
+};
+
+struct RecoveredLayer {
+  int op_index = -1;
+  std::string op;                  // "CONV_2D"
+  std::string output;              // output tensor name
+  double mean_abs_bias_shift = 0;  // bias correction, in output units
+  double loss_nearest = 0, loss_adaround = 0;  // AdaRound, per window
+  int64_t flipped = 0;                         // weights not rounded nearest
+};
+
+struct RecoverResult {
+  std::vector<RecoveredLayer> layers;
+};
+
+// `model` is the float model (already equalized, if asked); `samples` of
+// `data` are the calibration samples.
+absl::StatusOr<RecoverResult> RecoverWeights(ir::Model& model,
+                                             const formats::SampleSource& data,
+                                             absl::Span<const int64_t> samples,
+                                             const RecoverOptions& options);
+
+}  // namespace qforge::quantizer
+
+#endif  // QFORGE_QUANTIZER_RECOVER_H_
