@@ -26,6 +26,7 @@ struct RecoveryArgs {
   int adaround_iterations = 0;  // 0: the default
   int adaround_batch = 0;
   uint64_t seed = 0;
+  int64_t samples = 64;  // --recovery-samples
 
   // After Resolve(): what runs.
   bool Any() const { return equalize || bias_correction || adaround; }

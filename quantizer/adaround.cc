@@ -234,16 +234,45 @@ void OptimizeChunk(const AdaRoundLayer& l, const AdaRoundOptions& o, Index r0,
     xb = l.inputs[0];
     tb = l.target.middleCols(r0, c);
   }
+  // With fewer inputs per row than batch windows (depthwise rows, 1x1
+  // convolutions), the loss over all windows is a quadratic form:
+  // mean ||X w - t||^2 has gradient 2 (G w - c), G = X^T X / n,
+  // c = X^T t / n, at k x k per row and step instead of a batch product.
+  // The full-set gradient then replaces the sampled one: cheaper and
+  // exact.
+  const bool gram = k < b;
+  std::vector<MatrixXf> grams;
+  MatrixXf cross;  // [c, k]: row i is c of row r0 + i
+  if (gram) {
+    const float inv_n = 1.0f / static_cast<float>(n);
+    cross.resize(c, k);
+    for (Index i = 0; i < c; ++i) {
+      const MatrixXf& x = l.inputs[shared ? 0 : r0 + i];
+      if (!shared || i == 0) grams.push_back(x.transpose() * x * inv_n);
+      cross.row(i) = (x.transpose() * l.target.col(r0 + i)).transpose() * inv_n;
+    }
+  }
   double bias1 = 1.0, bias2 = 1.0;
   for (int t = 0; t < o.iterations; ++t) {
-    const std::vector<int32_t>* idx = full_batch ? nullptr : &sampler.Next(b);
+    const std::vector<int32_t>* idx =
+        full_batch || gram ? nullptr : &sampler.Next(b);
     rectified();
     // W~ = s * clamp(floor(W/s) + h(V), qmin, qmax); fixed weights get h = 0.
     w = ((base + h * free).max(qmin).min(qmax).colwise() * scale).matrix();
 
     // Reconstruction loss mean_n ||x_n W~^T - t_n||^2: its gradient wrt W~
     // is (2/B) E^T X with E = X W~^T - T on the batch.
-    if (shared) {
+    if (gram) {
+      // b (G w - c) per row, so that the (2 / b) below gives 2 (G w - c).
+      if (shared) {
+        g.noalias() = w * grams[0];
+      } else {
+        for (Index i = 0; i < c; ++i) {
+          g.row(i).noalias() = w.row(i) * grams[static_cast<size_t>(i)];
+        }
+      }
+      g = (g - cross) * static_cast<float>(b);
+    } else if (shared) {
       if (idx != nullptr) {
         for (Index j = 0; j < k; ++j) {
           const float* src = l.inputs[0].col(j).data();

@@ -54,12 +54,20 @@ Eigen::MatrixXf RowInputs(const WeightedLayer& l, const CapturedInput& c,
 
 }  // namespace
 
-absl::StatusOr<RecoverResult> RecoverWeights(ir::Model& model,
-                                             const formats::SampleSource& data,
-                                             absl::Span<const int64_t> samples,
-                                             const RecoverOptions& options) {
+absl::StatusOr<RecoverResult> RecoverWeights(
+    ir::Model& model, const formats::SampleSource& data,
+    absl::Span<const int64_t> all_samples, const RecoverOptions& options) {
   RecoverResult result;
-  if (model.subgraphs.empty() || samples.empty()) return result;
+  if (model.subgraphs.empty() || all_samples.empty()) return result;
+  std::vector<int64_t> samples(all_samples.begin(), all_samples.end());
+  const int64_t n = static_cast<int64_t>(all_samples.size());
+  if (options.max_samples > 0 && n > options.max_samples) {
+    samples.resize(static_cast<size_t>(options.max_samples));
+    for (int64_t i = 0; i < options.max_samples; ++i) {
+      samples[i] = all_samples[i * n / options.max_samples];
+    }
+  }
+  result.samples = static_cast<int64_t>(samples.size());
   if (options.weight_bits < 2 || options.weight_bits > 8) {
     return absl::InvalidArgumentError(
         absl::StrCat("weight bits ", options.weight_bits, ": 2 to 8"));

@@ -36,6 +36,10 @@ struct RecoverOptions {
   int weight_bits = 8;               // integers in [-(2^(b-1)-1), 2^(b-1)-1]
   bool fc_per_tensor = false;        // as QuantizeOptions::fc_per_tensor
   std::vector<bool> keep_float;      // by op index: layers left alone
+  // At most this many of the samples (evenly spaced) are run per layer
+  // (0: all). Means and windows settle long before the hundreds of images
+  // a calibration may use, and each layer costs one or two passes.
+  int64_t max_samples = 64;
   // Input windows drawn per sample for AdaRound; 0: enough for ~4096 rows
   // per layer.
   int64_t patches_per_sample = 0;
@@ -57,6 +61,7 @@ struct RecoveredLayer {
 
 struct RecoverResult {
   std::vector<RecoveredLayer> layers;
+  int64_t samples = 0;  // samples run per layer
 };
 
 // `model` is the float model (already equalized, if asked); `samples` of
