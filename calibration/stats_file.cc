@@ -11,6 +11,7 @@
 #include "base/file_io.h"
 #include "base/status_macros.h"
 #include "base/text.h"
+#include "formats/data/fingerprint.h"
 #include "nlohmann/json.hpp"
 
 namespace qforge::calibration {
@@ -38,7 +39,11 @@ absl::Status Invalid(const std::string& source, const std::string& message) {
 
 }  // namespace
 
-std::string HashBytes(const uint8_t* data, size_t size) {
+std::string HashBytes(const uint8_t* data, size_t size, int version) {
+  if (version >= 2) {
+    return absl::StrFormat(
+        "%016x", formats::ContentHash64(absl::MakeConstSpan(data, size)));
+  }
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < size; ++i) {
     h ^= data[i];
@@ -50,7 +55,7 @@ std::string HashBytes(const uint8_t* data, size_t size) {
 std::string SerializeStats(const StatsFile& stats) {
   json j;
   j["format"] = kFormat;
-  j["version"] = kStatsFormatVersion;
+  j["version"] = stats.version;
   const Fingerprint& f = stats.fingerprint;
   j["fingerprint"] = json{{"model_hash", f.model_hash},
                           {"data_hash", f.data_hash},
@@ -139,6 +144,7 @@ absl::StatusOr<StatsFile> MergeStats(absl::Span<const StatsFile> parts,
                                      absl::Span<const std::string> sources) {
   if (parts.empty()) return absl::InvalidArgumentError("nothing to merge");
   StatsFile out;
+  out.version = parts[0].version;
   out.fingerprint = parts[0].fingerprint;
   out.fingerprint.shards.clear();
   std::set<int> shards;
@@ -146,6 +152,13 @@ absl::StatusOr<StatsFile> MergeStats(absl::Span<const StatsFile> parts,
     const Fingerprint& a = parts[0].fingerprint;
     const Fingerprint& b = parts[i].fingerprint;
     const std::string& src = sources[i];
+    if (parts[i].version != parts[0].version) {
+      return Invalid(
+          src, absl::StrCat("stats format version ", parts[i].version, ", ",
+                            sources[0], " has ", parts[0].version,
+                            "; calibrate every shard with one "
+                            "qforge"));
+    }
     if (b.model_hash != a.model_hash) {
       return Invalid(
           src,

@@ -18,14 +18,16 @@
 
 namespace qforge::calibration {
 
-inline constexpr int kStatsFormatVersion = 1;
+// 2: model hashes are XXH3-64 (version 1: FNV-1a 64); version 1 files are
+// still read, and checked with the hash they were written with.
+inline constexpr int kStatsFormatVersion = 2;
 // Bounds a stats file's numbers must keep: a count above 2^53 (values seen)
 // is a damaged file, and sums of a few such counts cannot overflow.
 inline constexpr uint64_t kMaxStatsCount = uint64_t{1} << 53;
 inline constexpr int kMaxHistogramStride = 1024;
 
 struct Fingerprint {
-  std::string model_hash;  // FNV-1a 64 of the model file, hex
+  std::string model_hash;  // HashBytes(version) of the model file, hex
   std::string data_hash;   // the data set's fingerprint (all samples)
   std::string tool_version;
   uint64_t total_samples = 0;  // in the whole data set
@@ -36,6 +38,7 @@ struct Fingerprint {
 };
 
 struct StatsFile {
+  int version = kStatsFormatVersion;  // of the file read; written as is
   Fingerprint fingerprint;
   uint64_t samples = 0;              // samples these stats saw
   std::vector<TensorStats> tensors;  // sorted by (subgraph, tensor)
@@ -64,8 +67,10 @@ absl::Status CheckStatsMatchModel(const StatsFile& stats,
 // True when the file covers every shard of its data set.
 bool StatsComplete(const StatsFile& stats);
 
-// "a1b2..." FNV-1a 64 of bytes.
-std::string HashBytes(const uint8_t* data, size_t size);
+// "a1b2..." (16 hex digits) hash of a model file for stats format
+// `version`: XXH3-64 for 2, FNV-1a 64 for 1.
+std::string HashBytes(const uint8_t* data, size_t size,
+                      int version = kStatsFormatVersion);
 
 }  // namespace qforge::calibration
 

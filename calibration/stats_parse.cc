@@ -300,9 +300,9 @@ absl::StatusOr<StatsFile> ParseStats(const std::string& text,
   }
   int version = 0;
   RETURN_IF_ERROR(top.Int("version", 0, kMaxIndex, &version));
-  if (version != kStatsFormatVersion) {
+  if (version < 1 || version > kStatsFormatVersion) {
     return top.Error("version",
-                     absl::StrCat(version, "; this qforge reads version ",
+                     absl::StrCat(version, "; this qforge reads versions 1 to ",
                                   kStatsFormatVersion));
   }
   RETURN_IF_ERROR(top.String("histogram_grid", &grid));
@@ -312,6 +312,7 @@ absl::StatusOr<StatsFile> ParseStats(const std::string& text,
                                   "' is unknown (expected ", kGrid, ")"));
   }
   StatsFile stats;
+  stats.version = version;
   ASSIGN_OR_RETURN(const json* fingerprint, top.Get("fingerprint"));
   RETURN_IF_ERROR(ParseFingerprint(*fingerprint, source, &stats.fingerprint));
   RETURN_IF_ERROR(

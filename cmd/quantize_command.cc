@@ -200,7 +200,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   std::vector<int64_t> check;  // --target-sqnr's check set
   if (!args.stats.empty()) {
     ASSIGN_OR_RETURN(stats, calibration::ReadStatsFile(args.stats));
-    const std::string hash = calibration::HashBytes(bytes.data(), bytes.size());
+    const std::string hash =
+        calibration::HashBytes(bytes.data(), bytes.size(), stats->version);
     if (stats->fingerprint.model_hash != hash) {
       return absl::InvalidArgumentError(
           absl::StrCat(args.stats, ": statistics of another model (model hash ",

@@ -24,7 +24,7 @@ namespace qforge::formats {
 namespace {
 
 // Bump when the bytes a data set turns into change for the same files.
-constexpr char kFingerprintVersion[] = "qforge-data/1";
+constexpr char kFingerprintVersion[] = "qforge-data/2";  // 2: XXH3 contents
 
 // Every error names the model input; parsers only know the file.
 absl::Status WithInput(const absl::Status& status, const InputDesc& input) {
@@ -44,11 +44,9 @@ std::string LastComponent(absl::string_view path) {
 
 void HashFile(Fnv1a64& spec_hash, absl::string_view label,
               absl::Span<const uint8_t> bytes) {
-  Fnv1a64 content;
-  content.Update(bytes);
   spec_hash.UpdateString(label);
   spec_hash.UpdateU64(bytes.size());
-  spec_hash.UpdateU64(content.digest());
+  spec_hash.UpdateU64(ContentHash64(bytes));
 }
 
 uint32_t FloatBits(float f) {

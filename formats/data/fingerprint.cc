@@ -1,9 +1,15 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "formats/data/fingerprint.h"
 
+#include <xxhash.h>
+
 #include "absl/strings/str_format.h"
 
 namespace qforge::formats {
+
+uint64_t ContentHash64(absl::Span<const uint8_t> bytes) {
+  return XXH3_64bits(bytes.data(), bytes.size());
+}
 
 void Fnv1a64::Update(absl::Span<const uint8_t> bytes) {
   uint64_t h = state_;

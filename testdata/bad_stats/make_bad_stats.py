@@ -64,7 +64,7 @@ edit('file_format_number', setf(['format'], 1))
 edit('file_format_other', setf(['format'], 'other-stats'))
 edit('file_format_missing', delf(['format']))
 edit('file_version_string', setf(['version'], '1'))
-edit('file_version_2', setf(['version'], 2))
+edit('file_version_3', setf(['version'], 3))
 edit('file_version_negative', setf(['version'], -1))
 edit('file_version_fraction', setf(['version'], 1.5))
 edit('file_grid_number', setf(['histogram_grid'], 1))
@@ -158,7 +158,7 @@ EXPECT = {
     'file_format_other': ('format', 'not a qforge stats file'),
     'file_format_missing': ('format', 'missing'),
     'file_version_string': ('version', 'expected an integer'),
-    'file_version_2': ('version', 'reads version 1'),
+    'file_version_3': ('version', 'reads versions 1 to 2'),
     'file_version_negative': ('version', 'out of range'),
     'file_version_fraction': ('version', 'non-integer 1.5'),
     'file_grid_number': ('histogram_grid', 'expected a string'),

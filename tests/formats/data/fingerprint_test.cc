@@ -32,5 +32,15 @@ TEST(Fnv1a64Test, IncrementalEqualsWhole) {
   EXPECT_NE(x.digest(), y.digest());
 }
 
+// XXH3-64's published test vector (xxHash's sanity checks, seed 0): the
+// empty input hashes to 0x2D06800538D394C2. Fingerprints must be the same
+// everywhere, so the function must be XXH3 itself.
+TEST(ContentHash64Test, KnownVector) {
+  EXPECT_EQ(ContentHash64({}), 0x2D06800538D394C2ull);
+  const uint8_t a[] = {1, 2, 3};
+  const uint8_t b[] = {1, 2, 4};
+  EXPECT_NE(ContentHash64(a), ContentHash64(b));
+}
+
 }  // namespace
 }  // namespace qforge::formats
