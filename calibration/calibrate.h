@@ -27,7 +27,7 @@ struct CalibrateOptions {
   int holdout_every = 0;
   // Prime: no aliasing with power-of-2 channels. 31 keeps the statistics
   // overhead near 12% of inference (7: ~23%) with no measurable change in
-  // the ranges chosen from it (README, Performance).
+  // the ranges chosen from it (docs/performance.md).
   int histogram_stride = kDefaultHistogramStride;
   // The interpreters' integer arithmetic, for models with integer ops.
   numerics::Modes numerics;

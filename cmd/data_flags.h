@@ -1,6 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The one --data syntax (README "Data input"), shared by run, calibrate,
+// The one --data syntax (docs/data.md), shared by run, calibrate,
 // quantize and report: flags, and the sample source built from them.
 #ifndef QFORGE_CMD_DATA_FLAGS_H_
 #define QFORGE_CMD_DATA_FLAGS_H_

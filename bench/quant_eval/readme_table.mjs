@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The compact table of the README (section "qforge quantize"): one row per
-// evaluated model, one column per scheme, "SQNR dB (top-1)" from a
-// quant_eval.mjs results.json; then the twin gates.
+// The compact table of docs/quantization.md ("Accuracy over the corpus"):
+// one row per evaluated model, one column per scheme, "SQNR dB (top-1)"
+// from a quant_eval.mjs results.json; then the twin gates.
 //
 //   node bench/quant_eval/readme_table.mjs [bench/quant_eval/results.json]
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's GNU parallel recipe, run for real: 4 shards in parallel,
-# merged, must equal one unsharded run byte for byte.
+# The GNU parallel recipe of docs/commands.md, run for real: 4 shards in
+# parallel, merged, must equal one unsharded run byte for byte.
 # Usage: parallel_recipe.sh QFORGE TESTDATA_DIR
 set -euo pipefail
 qforge=$1
@@ -13,7 +13,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 model=$testdata/models/conv_fc_mnist.tflite
 data="$testdata/mnist/*.png"
-# --- the recipe (README "Calibrating at scale") ---
+# --- the recipe (docs/commands.md, "Calibrating at scale") ---
 parallel --will-cite -j 2 "$qforge" calibrate "$model" --data "'$data'" \
   --scale 0.003921569 --shard {}/4 -o "$work/stats.{}.json" -q ::: 0 1 2 3
 "$qforge" merge-stats "$work"/stats.*.json -o "$work/stats.json"

@@ -72,7 +72,8 @@ TEST_F(ReportCliTest, QuantizeReportIsTheJsonContract) {
   EXPECT_EQ(o["classifier"], true);
   EXPECT_EQ(o["classes"], 10);
   EXPECT_EQ(o["agreement_samples"], 10);
-  // Measured in LiteRT on the same digits: 50.9 dB, top-1 10/10 (README).
+  // Measured in LiteRT on the same digits: 50.9 dB, top-1 10/10
+  // (docs/quantization.md).
   EXPECT_GT(o["sqnr_db"].get<double>(), 35.0);
   EXPECT_EQ(o["top1_agree"], 10);
   EXPECT_EQ(o["top5_agree"], 10);
