@@ -13,7 +13,7 @@
 #include "quantizer/plan.h"
 #include "quantizer/rewrite.h"
 #include "quantizer/weight_only_pass.h"
-#include "runtime/kernels/elementwise_half.h"
+#include "numerics/float16.h"
 
 namespace qforge::quantizer {
 namespace {
@@ -53,7 +53,7 @@ absl::Status FoldCompressedWeights(ir::Model& model) {
           for (size_t i = 0; i < values.size(); ++i) {
             uint16_t h;
             std::memcpy(&h, bytes.data() + 2 * i, 2);
-            values[i] = runtime::HalfToFloat(h);
+            values[i] = numerics::HalfToFloat(h);
           }
           out.buffer = AddTypedBuffer(model, values);
           continue;

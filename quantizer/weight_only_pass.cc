@@ -9,7 +9,7 @@
 #include "numerics/quant_params.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/op_quant_spec.h"
-#include "runtime/kernels/elementwise_half.h"
+#include "numerics/float16.h"
 
 namespace qforge::quantizer {
 namespace {
@@ -21,7 +21,7 @@ constexpr int64_t kMinWeightElements = 1024;
 std::vector<uint16_t> ToHalf(const std::vector<float>& values) {
   std::vector<uint16_t> half(values.size());
   for (size_t k = 0; k < values.size(); ++k)
-    half[k] = runtime::FloatToHalf(values[k]);
+    half[k] = numerics::FloatToHalf(values[k]);
   return half;
 }
 

@@ -12,7 +12,7 @@
 //    then wraps; NaN becomes 0 wherever TFLite leaves it undefined.
 //  - int -> narrower int wraps; int -> float rounds to nearest.
 //  - x -> bool is x != 0 (NaN -> true); bool -> x is 0 or 1.
-//  - float16 goes through float32 (elementwise_half.h, round to nearest
+//  - float16 goes through float32 (numerics/float16.h, round to nearest
 //    even, as TFLite's fp16 library).
 //
 // DEQUANTIZE to float32 from float16 (weights), or from int8 / uint8 / int16
@@ -32,8 +32,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "numerics/float16.h"
 #include "runtime/kernels/elementwise.h"
-#include "runtime/kernels/elementwise_half.h"
 #include "runtime/kernels/elementwise_internal.h"
 
 namespace qforge::runtime {
@@ -85,11 +85,11 @@ To FloatToInt(float v) {
 template <typename To, typename From>
 To Convert(From v) {
   if constexpr (std::is_same_v<From, Half>) {
-    return Convert<To>(HalfToFloat(v.bits));
+    return Convert<To>(numerics::HalfToFloat(v.bits));
   } else if constexpr (std::is_same_v<From, BoolByte>) {
     return Convert<To>(static_cast<uint8_t>(v.value != 0 ? 1 : 0));
   } else if constexpr (std::is_same_v<To, Half>) {
-    return Half{FloatToHalf(static_cast<float>(v))};
+    return Half{numerics::FloatToHalf(static_cast<float>(v))};
   } else if constexpr (std::is_same_v<To, BoolByte>) {
     return BoolByte{static_cast<uint8_t>(v != From{0} ? 1 : 0)};
   } else if constexpr (std::is_same_v<From, float> && std::is_integral_v<To>) {
@@ -338,7 +338,7 @@ absl::Status EvalDequantize(OpContext& ctx) {
   switch (in->type) {
     case ir::DataType::kFloat16: {
       const uint16_t* h = in->Data<uint16_t>();
-      elementwise::EvalUnary(ctx, h, out, n, HalfToFloat);
+      elementwise::EvalUnary(ctx, h, out, n, numerics::HalfToFloat);
       return absl::OkStatus();
     }
     case ir::DataType::kInt8:

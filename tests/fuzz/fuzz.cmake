@@ -21,5 +21,5 @@ qforge_fuzzer(stats_fuzzer SOURCES ${D}/stats_fuzzer.cc
 foreach(kind npy wav image)
   qforge_fuzzer(${kind}_fuzzer
                 SOURCES ${D}/${kind}_fuzzer.cc ${D}/data_fuzz_util.cc
-                LIBS qforge_formats)
+                LIBS qforge_data qforge_formats)
 endforeach()

@@ -13,7 +13,7 @@ add_executable(formats_data_test
 )
 qforge_pch(formats_data_test <gtest/gtest.h>)
 target_compile_options(formats_data_test PRIVATE ${QFORGE_TEST_COPTS})
-target_link_libraries(formats_data_test PRIVATE qforge_formats
+target_link_libraries(formats_data_test PRIVATE qforge_data qforge_formats
                       GTest::gtest_main GTest::gmock)
 target_compile_definitions(formats_data_test PRIVATE
   QFORGE_TESTDATA_DATA_DIR="${CMAKE_CURRENT_LIST_DIR}/../../../testdata/data")

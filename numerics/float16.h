@@ -1,7 +1,8 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // IEEE 754 binary16 <-> binary32 conversion on bit patterns (float16
-// weights behind DEQUANTIZE, CAST to/from float16).
+// weights behind DEQUANTIZE, CAST to/from float16, the float16 scheme).
+// In numerics (a leaf) so that the quantizer and the kernels share it.
 //  - HalfToFloat is exact for every one of the 65536 half values; a NaN keeps
 //    its sign and payload and comes out quiet (as F16C and TFLite's FP16
 //    library produce it).
@@ -9,13 +10,13 @@
 //    65520 (half of the way between 65504 and 2^16) become infinity, and a
 //    NaN becomes the canonical quiet NaN 0x7E00 with the input's sign (as
 //    TFLite's fp16_ieee_from_fp32_value does).
-#ifndef QFORGE_RUNTIME_KERNELS_ELEMENTWISE_HALF_H_
-#define QFORGE_RUNTIME_KERNELS_ELEMENTWISE_HALF_H_
+#ifndef QFORGE_NUMERICS_FLOAT16_H_
+#define QFORGE_NUMERICS_FLOAT16_H_
 
 #include <cstdint>
 #include <cstring>
 
-namespace qforge::runtime {
+namespace qforge::numerics {
 
 inline uint32_t FloatBits(float f) {
   uint32_t u;
@@ -81,6 +82,6 @@ inline uint16_t FloatToHalf(float f) {
   return static_cast<uint16_t>(sign | (m + round_up));
 }
 
-}  // namespace qforge::runtime
+}  // namespace qforge::numerics
 
-#endif  // QFORGE_RUNTIME_KERNELS_ELEMENTWISE_HALF_H_
+#endif  // QFORGE_NUMERICS_FLOAT16_H_

@@ -1,9 +1,9 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// float16 <-> float32 conversion (runtime/kernels/elementwise_half.h),
+// float16 <-> float32 conversion (numerics/float16.h),
 // checked exhaustively over all 65536 half values against an arithmetic
 // reference written independently of the bit manipulation under test.
-#include "runtime/kernels/elementwise_half.h"
+#include "numerics/float16.h"
 
 #include <cmath>
 #include <cstdint>
@@ -12,7 +12,7 @@
 
 #include "gtest/gtest.h"
 
-namespace qforge::runtime {
+namespace qforge::numerics {
 namespace {
 
 uint32_t Bits(float f) {
@@ -171,4 +171,4 @@ TEST(HalfTest, FloatToHalfSweepMatchesReferences) {
 }
 
 }  // namespace
-}  // namespace qforge::runtime
+}  // namespace qforge::numerics
