@@ -8,12 +8,12 @@
 #include "base/status_macros.h"
 #include "ir/compact.h"
 #include "ir/validate.h"
+#include "numerics/float16.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/op_version.h"
 #include "quantizer/plan.h"
 #include "quantizer/rewrite.h"
 #include "quantizer/weight_only_pass.h"
-#include "numerics/float16.h"
 
 namespace qforge::quantizer {
 namespace {

@@ -6,10 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "numerics/float16.h"
 #include "numerics/quant_params.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/op_quant_spec.h"
-#include "numerics/float16.h"
 
 namespace qforge::quantizer {
 namespace {

@@ -7,7 +7,6 @@
 // LiteRT runs these forms in tests/interop/pattern_litert.sh.
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "base/file_io.h"
@@ -24,17 +23,10 @@ using testing::RunCommand;
 using testing::TestDataDir;
 
 std::string Quantize(const std::string& flags) {
-  return QforgeBinary() + " quantize " + TestDataDir() +
-         "/models/conv_fc_mnist.tflite --data '" + TestDataDir() +
-         "/mnist/*.png' --scale 0.003921569 " + flags;
+  return testing::QuantizeMnistCommand(flags);
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string Slurp(const std::string& path) { return testing::ReadText(path); }
 
 ir::Model Read(const std::string& path) {
   absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);

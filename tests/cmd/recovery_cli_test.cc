@@ -3,8 +3,6 @@
 // quantize's weight recovery from the command line on the bundled MNIST
 // CNN and its ten digits: the options' rules, byte-identical output across
 // thread counts, and the layer error AdaRound reports going down.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -18,17 +16,10 @@ using testing::RunCommand;
 using testing::TestDataDir;
 
 std::string Quantize(const std::string& flags) {
-  return QforgeBinary() + " quantize " + TestDataDir() +
-         "/models/conv_fc_mnist.tflite --data '" + TestDataDir() +
-         "/mnist/*.png' --scale 0.003921569 " + flags;
+  return testing::QuantizeMnistCommand(flags);
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string Slurp(const std::string& path) { return testing::ReadText(path); }
 
 TEST(RecoveryCliTest, NeedsDataNotStats) {
   const std::string dir = testing::MakeTempDir();

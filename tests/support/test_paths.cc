@@ -26,6 +26,19 @@ std::string CorpusDir() {
 
 std::string QforgeBinary() { return QFORGE_BINARY; }
 
+std::string ReadText(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string QuantizeMnistCommand(const std::string& flags) {
+  return QforgeBinary() + " quantize " + TestDataDir() +
+         "/models/conv_fc_mnist.tflite --data '" + TestDataDir() +
+         "/mnist/*.png' --scale 0.003921569 " + flags;
+}
+
 std::vector<std::string> FindFiles(const std::string& dir,
                                    const std::string& suffix) {
   std::vector<std::string> out;

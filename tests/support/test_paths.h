@@ -20,6 +20,13 @@ std::string QforgeBinary();
 std::vector<std::string> FindFiles(const std::string& dir,
                                    const std::string& suffix);
 
+// A file's bytes as a string ("" when unreadable).
+std::string ReadText(const std::string& path);
+
+// `qforge quantize` of the bundled MNIST CNN on its ten digits (pixels
+// scaled to [0, 1]) followed by `flags`.
+std::string QuantizeMnistCommand(const std::string& flags);
+
 // A fresh, empty temp directory for one test.
 std::string MakeTempDir();
 
