@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/window.h"
 
 namespace qforge::quantizer {
 namespace {
@@ -25,20 +26,17 @@ uint64_t SplitMix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// TFLite's window arithmetic (kernels/padding.h).
+// One axis of the layer's window (runtime/kernels/window.h); an input
+// smaller than a VALID window gives no positions.
 struct Window {
   int64_t out = 0, pad = 0;
 };
 Window MakeWindow(ir::Padding padding, int64_t in, int64_t filter,
                   int64_t stride, int64_t dilation) {
-  const int64_t effective = (filter - 1) * dilation + 1;
   Window w;
-  if (padding == ir::Padding::kSame) {
-    w.out = (in + stride - 1) / stride;
-    w.pad = std::max<int64_t>(0, ((w.out - 1) * stride + effective - in) / 2);
-  } else {
-    w.out = in >= effective ? (in - effective + stride) / stride : 0;
-  }
+  w.out = std::max<int64_t>(
+      0, runtime::WindowOutSize(padding, in, filter, stride, dilation));
+  w.pad = runtime::WindowPadBefore(stride, dilation, in, filter, w.out);
   return w;
 }
 

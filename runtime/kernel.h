@@ -143,6 +143,13 @@ class OpContext {
     return static_cast<T*>(state_->get());
   }
   void set_state(std::unique_ptr<KernelState> s) { *state_ = std::move(s); }
+  // The op's state, default-constructed the first time (prepare runs again
+  // when input shapes change and keeps what it built).
+  template <typename T>
+  T* StateOrNew() {
+    if (*state_ == nullptr) *state_ = std::make_unique<T>();
+    return state<T>();
+  }
 
   // Control flow: runs subgraph `index` with `inputs` copied into its
   // inputs; on success its outputs are copied into `outputs` (shapes set).

@@ -48,11 +48,7 @@ absl::Status PrepareBatchMatMul(OpContext& ctx) {
   RETURN_IF_ERROR(conv_internal::ExpectFloatOutput(ctx));
   const RtTensor& lhs = *ctx.input(0);
   const RtTensor& rhs = *ctx.input(1);
-  BatchMatMulState* s = ctx.state<BatchMatMulState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<BatchMatMulState>());
-    s = ctx.state<BatchMatMulState>();
-  }
+  BatchMatMulState* s = ctx.StateOrNew<BatchMatMulState>();
   RETURN_IF_ERROR(ComputeBatchMatMulShape(ctx, lhs, rhs, s));
   const int64_t m = s->m, n = s->n, k = s->k;
   s->plan = conv_internal::PlanGemm(m, n, k);

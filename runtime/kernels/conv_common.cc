@@ -1,51 +1,14 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Window arithmetic, activation ranges and input checks shared by the conv
-// family (see conv_internal.h).
+// Activation ranges and input checks shared by the conv family (see
+// conv_internal.h).
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "runtime/kernels/conv_internal.h"
 
 namespace qforge::runtime::conv_internal {
-
-absl::Status ExpectPositive(const OpContext& ctx, const char* name,
-                            int64_t value) {
-  if (value <= 0) {
-    return ctx.Error(absl::StrCat(name, " is ", value, "; it must be > 0"));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status ComputeWindow(const OpContext& ctx, ir::Padding padding,
-                           const char* what, Window* w) {
-  const int64_t effective = (w->filter - 1) * w->dilation + 1;
-  bool known = false;
-  switch (padding) {
-    case ir::Padding::kSame:
-      w->out = (w->in + w->stride - 1) / w->stride;
-      known = true;
-      break;
-    case ir::Padding::kValid:
-      // C++ division truncates towards zero, as in TFLite.
-      w->out = (w->in - effective + w->stride) / w->stride;
-      known = true;
-      break;
-  }
-  if (!known) {
-    return ctx.Error(absl::StrCat("padding value ", static_cast<int>(padding),
-                                  " is neither SAME nor VALID"));
-  }
-  if (w->out < 0) {
-    return ctx.Error(absl::StrCat(
-        what, ": input size ", w->in, " is smaller than the effective filter ",
-        "size ", effective, " (filter ", w->filter, ", dilation ", w->dilation,
-        ") with VALID padding"));
-  }
-  const int64_t total = (w->out - 1) * w->stride + effective - w->in;
-  w->pad = total > 0 ? total / 2 : 0;
-  return absl::OkStatus();
-}
 
 absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
                              ActRange* range) {
@@ -101,6 +64,29 @@ absl::Status ExpectFloatInput(const OpContext& ctx, int i, int rank,
                                     "' has a negative dimension ",
                                     DimsString(t->shape)));
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadFloatConv(const OpContext& ctx, bool depthwise,
+                           ConvGeometry* g, ActRange* act) {
+  RETURN_IF_ERROR(ExpectFloatInput(ctx, 0, 4, "input"));
+  RETURN_IF_ERROR(ExpectFloatInput(ctx, 1, 4, "filter"));
+  RETURN_IF_ERROR(ExpectFloatOutput(ctx));
+  RETURN_IF_ERROR(ReadConvGeometry(ctx, depthwise, g));
+  return ActivationRange(ctx, g->activation, act);
+}
+
+absl::Status ExpectFloatBias(const OpContext& ctx, int i,
+                             const RtTensor& weights, int64_t channels) {
+  const RtTensor* bias = ctx.input(i);
+  if (bias == nullptr) return absl::OkStatus();
+  RETURN_IF_ERROR(ExpectFloatInput(ctx, i, -1, "bias"));
+  if (bias->NumElements() != channels) {
+    return ctx.Error(
+        absl::StrCat("bias '", bias->name(), "' ", DimsString(bias->shape),
+                     " has ", bias->NumElements(), " elements; '",
+                     weights.name(), "' has ", channels, " output channels"));
   }
   return absl::OkStatus();
 }

@@ -24,7 +24,6 @@ namespace {
 
 using conv_internal::ActRange;
 using conv_internal::GemmPlan;
-using conv_internal::Window;
 
 struct Conv2DState : KernelState {
   int64_t batches = 0, in_h = 0, in_w = 0, in_c = 0, out_c = 0;
@@ -129,24 +128,13 @@ void Im2Col(const Conv2DState& s, const float* input, int64_t g, int64_t row0,
 }  // namespace
 
 absl::Status PrepareConv2D(OpContext& ctx) {
-  const auto opts = ir::OptionsOr<ir::Conv2DOptions>(ctx.op().options);
-  RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 0, 4, "input"));
-  RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 1, 4, "filter"));
-  RETURN_IF_ERROR(conv_internal::ExpectFloatOutput(ctx));
+  ConvGeometry g;
+  ActRange act;
+  RETURN_IF_ERROR(
+      conv_internal::ReadFloatConv(ctx, /*depthwise=*/false, &g, &act));
   const RtTensor& input = *ctx.input(0);
   const RtTensor& filter = *ctx.input(1);
   const RtTensor* bias = ctx.input(2);
-
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "stride_h", opts.stride_h));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "stride_w", opts.stride_w));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "dilation_h", opts.dilation_h));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "dilation_w", opts.dilation_w));
-  ActRange act;
-  RETURN_IF_ERROR(conv_internal::ActivationRange(ctx, opts.activation, &act));
 
   const int64_t in_c = input.dim(3);
   const int64_t out_c = filter.dim(0);
@@ -167,21 +155,9 @@ absl::Status PrepareConv2D(OpContext& ctx) {
                                   groups, " groups implied by input '",
                                   input.name(), "' ", DimsString(input.shape)));
   }
-  if (bias != nullptr) {
-    RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 2, -1, "bias"));
-    if (bias->NumElements() != out_c) {
-      return ctx.Error(
-          absl::StrCat("bias '", bias->name(), "' ", DimsString(bias->shape),
-                       " has ", bias->NumElements(), " elements; filter '",
-                       filter.name(), "' has ", out_c, " output channels"));
-    }
-  }
+  RETURN_IF_ERROR(conv_internal::ExpectFloatBias(ctx, 2, filter, out_c));
 
-  Conv2DState* s = ctx.state<Conv2DState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<Conv2DState>());
-    s = ctx.state<Conv2DState>();
-  }
+  Conv2DState* s = ctx.StateOrNew<Conv2DState>();
   s->batches = input.dim(0);
   s->in_h = input.dim(1);
   s->in_w = input.dim(2);
@@ -190,16 +166,13 @@ absl::Status PrepareConv2D(OpContext& ctx) {
   s->groups = groups;
   s->group_in = group_in;
   s->group_out = out_c / groups;
-  s->wy = Window{input.dim(1), filter.dim(1), opts.stride_h, opts.dilation_h};
-  s->wx = Window{input.dim(2), filter.dim(2), opts.stride_w, opts.dilation_w};
-  RETURN_IF_ERROR(
-      conv_internal::ComputeWindow(ctx, opts.padding, "height", &s->wy));
-  RETURN_IF_ERROR(
-      conv_internal::ComputeWindow(ctx, opts.padding, "width", &s->wx));
+  RETURN_IF_ERROR(ComputeConvWindows(ctx, g, input.dim(1), input.dim(2),
+                                     filter.dim(1), filter.dim(2), &s->wy,
+                                     &s->wx));
   s->act = act;
   s->k = filter.dim(1) * filter.dim(2) * group_in;
-  s->direct = filter.dim(1) == 1 && filter.dim(2) == 1 && opts.stride_h == 1 &&
-              opts.stride_w == 1;
+  s->direct = filter.dim(1) == 1 && filter.dim(2) == 1 && g.stride_h == 1 &&
+              g.stride_w == 1;
   s->plan = conv_internal::PlanGemm(s->batches * s->wy.out * s->wx.out,
                                     s->group_out, s->k);
   s->packed_stride = conv_internal::PackedSize(s->k, s->group_out);

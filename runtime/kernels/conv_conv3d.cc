@@ -4,7 +4,7 @@
 //   input  [N, D, H, W, Cin]   filter [KD, KH, KW, Cin, Cout]
 //   bias   [Cout] (optional)   output [N, OD, OH, OW, Cout]
 // Strides and dilations per spatial axis; SAME / VALID padding per axis as
-// for CONV_2D (conv_internal::ComputeWindow); fused activation clamp.
+// for CONV_2D (ComputeWindow); fused activation clamp.
 // Direct loops: for each output position, taps in (kd, kh, kw, ci) order
 // accumulate into all Cout channels at once (the filter's Cout is
 // contiguous), starting from the bias. Tasks are runs of output rows
@@ -24,7 +24,6 @@ namespace qforge::runtime {
 namespace {
 
 using conv_internal::ActRange;
-using conv_internal::Window;
 
 struct Conv3DState : KernelState {
   int64_t batches = 0, in_c = 0, out_c = 0;
@@ -87,14 +86,8 @@ absl::Status PrepareConv3D(OpContext& ctx) {
         DimsString(input.shape), " has ", input.dim(4)));
   }
   const RtTensor* bias = ctx.input(2);
-  if (bias != nullptr) {
-    RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 2, -1, "bias"));
-    if (bias->NumElements() != filter.dim(4)) {
-      return ctx.Error(absl::StrCat("bias '", bias->name(), "' has ",
-                                    bias->NumElements(), " values; the filter ",
-                                    "has ", filter.dim(4), " output channels"));
-    }
-  }
+  RETURN_IF_ERROR(
+      conv_internal::ExpectFloatBias(ctx, 2, filter, filter.dim(4)));
   auto state = std::make_unique<Conv3DState>();
   Conv3DState& s = *state;
   s.batches = input.dim(0);
@@ -106,16 +99,14 @@ absl::Status PrepareConv3D(OpContext& ctx) {
   const char* names[3] = {"depth", "height", "width"};
   Window* windows[3] = {&s.d, &s.h, &s.w};
   for (int a = 0; a < 3; ++a) {
-    RETURN_IF_ERROR(conv_internal::ExpectPositive(ctx, "stride", strides[a]));
-    RETURN_IF_ERROR(
-        conv_internal::ExpectPositive(ctx, "dilation", dilations[a]));
+    RETURN_IF_ERROR(ExpectPositive(ctx, "stride", strides[a]));
+    RETURN_IF_ERROR(ExpectPositive(ctx, "dilation", dilations[a]));
     Window& w = *windows[a];
     w.in = input.dim(1 + a);
     w.filter = filter.dim(a);
     w.stride = strides[a];
     w.dilation = dilations[a];
-    RETURN_IF_ERROR(
-        conv_internal::ComputeWindow(ctx, opts.padding, names[a], &w));
+    RETURN_IF_ERROR(ComputeWindow(ctx, opts.padding, names[a], &w));
   }
   RETURN_IF_ERROR(conv_internal::ActivationRange(ctx, opts.activation, &s.act));
   s.bias.assign(static_cast<size_t>(s.out_c), 0.f);

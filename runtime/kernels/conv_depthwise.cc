@@ -27,7 +27,6 @@ namespace {
 
 using conv_internal::ActRange;
 using conv_internal::Vec;
-using conv_internal::Window;
 
 struct DepthwiseState : KernelState {
   int64_t batches = 0, in_h = 0, in_w = 0, in_c = 0, out_c = 0, mult = 1;
@@ -249,23 +248,12 @@ void DepthwiseRowGeneric(const RowArgs& r) {
 }  // namespace
 
 absl::Status PrepareDepthwiseConv2D(OpContext& ctx) {
-  const auto opts = ir::OptionsOr<ir::DepthwiseConv2DOptions>(ctx.op().options);
-  RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 0, 4, "input"));
-  RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 1, 4, "filter"));
-  RETURN_IF_ERROR(conv_internal::ExpectFloatOutput(ctx));
+  ConvGeometry g;
+  ActRange act;
+  RETURN_IF_ERROR(
+      conv_internal::ReadFloatConv(ctx, /*depthwise=*/true, &g, &act));
   const RtTensor& input = *ctx.input(0);
   const RtTensor& filter = *ctx.input(1);
-  const RtTensor* bias = ctx.input(2);
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "stride_h", opts.stride_h));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "stride_w", opts.stride_w));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "dilation_h", opts.dilation_h));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "dilation_w", opts.dilation_w));
-  ActRange act;
-  RETURN_IF_ERROR(conv_internal::ActivationRange(ctx, opts.activation, &act));
 
   if (filter.dim(0) != 1) {
     return ctx.Error(absl::StrCat("filter '", filter.name(), "' ",
@@ -281,21 +269,9 @@ absl::Status PrepareDepthwiseConv2D(OpContext& ctx) {
         " channels of input '", input.name(), "' ", DimsString(input.shape),
         " (output channels = input channels x depth multiplier)"));
   }
-  if (bias != nullptr) {
-    RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 2, -1, "bias"));
-    if (bias->NumElements() != out_c) {
-      return ctx.Error(
-          absl::StrCat("bias '", bias->name(), "' ", DimsString(bias->shape),
-                       " has ", bias->NumElements(), " elements; filter '",
-                       filter.name(), "' has ", out_c, " output channels"));
-    }
-  }
+  RETURN_IF_ERROR(conv_internal::ExpectFloatBias(ctx, 2, filter, out_c));
 
-  DepthwiseState* s = ctx.state<DepthwiseState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<DepthwiseState>());
-    s = ctx.state<DepthwiseState>();
-  }
+  DepthwiseState* s = ctx.StateOrNew<DepthwiseState>();
   s->batches = input.dim(0);
   s->in_h = input.dim(1);
   s->in_w = input.dim(2);
@@ -303,12 +279,9 @@ absl::Status PrepareDepthwiseConv2D(OpContext& ctx) {
   s->out_c = out_c;
   s->mult = out_c / in_c;
   s->act = act;
-  s->wy = Window{input.dim(1), filter.dim(1), opts.stride_h, opts.dilation_h};
-  s->wx = Window{input.dim(2), filter.dim(2), opts.stride_w, opts.dilation_w};
-  RETURN_IF_ERROR(
-      conv_internal::ComputeWindow(ctx, opts.padding, "height", &s->wy));
-  RETURN_IF_ERROR(
-      conv_internal::ComputeWindow(ctx, opts.padding, "width", &s->wx));
+  RETURN_IF_ERROR(ComputeConvWindows(ctx, g, input.dim(1), input.dim(2),
+                                     filter.dim(1), filter.dim(2), &s->wy,
+                                     &s->wx));
   // Columns ox with 0 <= ox*sx - pad and ox*sx - pad + (kw-1)*dx < in_w.
   const int64_t sx = s->wx.stride;
   const int64_t span = (s->wx.filter - 1) * s->wx.dilation;

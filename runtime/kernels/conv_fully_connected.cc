@@ -57,15 +57,7 @@ absl::Status PrepareFullyConnected(OpContext& ctx) {
                      in_units, " input features of weights '", weights.name(),
                      "' ", DimsString(weights.shape), " (dimension 1)"));
   }
-  if (bias != nullptr) {
-    RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 2, -1, "bias"));
-    if (bias->NumElements() != out_units) {
-      return ctx.Error(
-          absl::StrCat("bias '", bias->name(), "' ", DimsString(bias->shape),
-                       " has ", bias->NumElements(), " elements; weights '",
-                       weights.name(), "' have ", out_units, " output units"));
-    }
-  }
+  RETURN_IF_ERROR(conv_internal::ExpectFloatBias(ctx, 2, weights, out_units));
   if (opts.keep_num_dims &&
       (input.rank() == 0 || input.dim(input.rank() - 1) != in_units)) {
     return ctx.Error(absl::StrCat(
@@ -83,11 +75,7 @@ absl::Status PrepareFullyConnected(OpContext& ctx) {
     out_shape[1] = out_units;
   }
 
-  FullyConnectedState* s = ctx.state<FullyConnectedState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<FullyConnectedState>());
-    s = ctx.state<FullyConnectedState>();
-  }
+  FullyConnectedState* s = ctx.StateOrNew<FullyConnectedState>();
   s->batch = total / in_units;
   s->in = in_units;
   s->out = out_units;

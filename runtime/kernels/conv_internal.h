@@ -1,7 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Shared machinery of the conv family (not part of the kernel interface):
-//  - TFLite's SAME/VALID window arithmetic and fused-activation ranges;
+//  - fused-activation ranges (window arithmetic: window.h);
 //  - a packed-panel GEMM (C = act(A * B + bias)) with register-blocked
 //    micro-kernels, used by CONV_2D, FULLY_CONNECTED, BATCH_MATMUL and
 //    TRANSPOSE_CONV;
@@ -27,6 +27,7 @@
 #include "absl/status/status.h"
 #include "ir/options.h"
 #include "runtime/kernel.h"
+#include "runtime/kernels/window.h"
 #include "runtime/thread_pool.h"
 
 namespace qforge::runtime::conv_internal {
@@ -140,29 +141,6 @@ struct Vec<1> {
   static T Clamp(T x, T lo, T hi) { return Min(hi, Max(lo, x)); }
 };
 
-// ---------------------------------------------------------------- windows
-
-// One spatial axis of a windowed op (conv, pool), as TFLite computes it.
-struct Window {
-  int64_t in = 0;      // input size
-  int64_t filter = 0;  // filter size
-  int64_t stride = 1;
-  int64_t dilation = 1;
-  int64_t out = 0;  // output size
-  int64_t pad = 0;  // padding before (top/left)
-};
-
-// Fills out/pad of `w` from in/filter/stride/dilation: SAME gives
-// ceil(in / stride) outputs, VALID (in - effective_filter + stride) / stride,
-// and padding max(0, (out - 1) * stride + effective_filter - in) / 2 before
-// (the odd pixel goes after). Errors name `what` when out would be negative.
-absl::Status ComputeWindow(const OpContext& ctx, ir::Padding padding,
-                           const char* what, Window* w);
-
-// Checks a stride/dilation/filter option value (> 0).
-absl::Status ExpectPositive(const OpContext& ctx, const char* name,
-                            int64_t value);
-
 // The clamp range of a fused activation on float outputs: NONE keeps the
 // finite float range (as TFLite does), RELU [0, max], RELU_N1_TO_1 [-1, 1],
 // RELU6 [0, 6]. TANH and SIGN_BIT are Unsupported.
@@ -177,6 +155,16 @@ absl::Status ExpectFloatInput(const OpContext& ctx, int i, int rank,
                               const char* role);
 // Output 0 is float32.
 absl::Status ExpectFloatOutput(const OpContext& ctx);
+// The checks and options CONV_2D and DEPTHWISE_CONV_2D share: float32
+// input and filter of rank 4, float32 output, the window options and the
+// fused activation's range.
+absl::Status ReadFloatConv(const OpContext& ctx, bool depthwise,
+                           ConvGeometry* g, ActRange* act);
+
+// Input i, when present, is a float32 bias of `channels` elements: the
+// output channels of `weights`.
+absl::Status ExpectFloatBias(const OpContext& ctx, int i,
+                             const RtTensor& weights, int64_t channels);
 
 // ------------------------------------------------------------------- GEMM
 

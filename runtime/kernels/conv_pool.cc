@@ -21,7 +21,6 @@ namespace qforge::runtime {
 namespace {
 
 using conv_internal::Vec;
-using conv_internal::Window;
 
 struct PoolState : KernelState {
   bool average = false;
@@ -67,23 +66,15 @@ absl::Status PreparePool(OpContext& ctx, bool average) {
   const auto opts = ir::OptionsOr<ir::Pool2DOptions>(ctx.op().options);
   RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 0, 4, "input"));
   RETURN_IF_ERROR(conv_internal::ExpectFloatOutput(ctx));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "stride_h", opts.stride_h));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "stride_w", opts.stride_w));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "filter_height", opts.filter_height));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "filter_width", opts.filter_width));
+  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_h", opts.stride_h));
+  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_w", opts.stride_w));
+  RETURN_IF_ERROR(ExpectPositive(ctx, "filter_height", opts.filter_height));
+  RETURN_IF_ERROR(ExpectPositive(ctx, "filter_width", opts.filter_width));
   conv_internal::ActRange act;
   RETURN_IF_ERROR(conv_internal::ActivationRange(ctx, opts.activation, &act));
   const RtTensor& input = *ctx.input(0);
 
-  PoolState* s = ctx.state<PoolState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<PoolState>());
-    s = ctx.state<PoolState>();
-  }
+  PoolState* s = ctx.StateOrNew<PoolState>();
   s->average = average;
   s->batches = input.dim(0);
   s->in_h = input.dim(1);
@@ -92,10 +83,8 @@ absl::Status PreparePool(OpContext& ctx, bool average) {
   s->act = act;
   s->wy = Window{s->in_h, opts.filter_height, opts.stride_h, 1};
   s->wx = Window{s->in_w, opts.filter_width, opts.stride_w, 1};
-  RETURN_IF_ERROR(
-      conv_internal::ComputeWindow(ctx, opts.padding, "height", &s->wy));
-  RETURN_IF_ERROR(
-      conv_internal::ComputeWindow(ctx, opts.padding, "width", &s->wx));
+  RETURN_IF_ERROR(ComputeWindow(ctx, opts.padding, "height", &s->wy));
+  RETURN_IF_ERROR(ComputeWindow(ctx, opts.padding, "width", &s->wx));
   if (input.NumElements() > 0 &&
       (HasEmptyWindow(s->wy) || HasEmptyWindow(s->wx))) {
     return ctx.Error(absl::StrCat("a pooling window of input '", input.name(),

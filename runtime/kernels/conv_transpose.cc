@@ -159,6 +159,17 @@ void TransposeConvCore::Run(ThreadPool& pool, const float* in,
   pool.ParallelFor(tasks_, task);
 }
 
+void SetTransposeSizes(const RtTensor& input, const RtTensor& weights,
+                       TransposeGeometry* g) {
+  g->batches = input.dim(0);
+  g->in_h = input.dim(1);
+  g->in_w = input.dim(2);
+  g->in_c = input.dim(3);
+  g->out_c = weights.dim(0);
+  g->kh = weights.dim(1);
+  g->kw = weights.dim(2);
+}
+
 }  // namespace conv_internal
 
 absl::Status PrepareTransposeConv(OpContext& ctx) {
@@ -180,11 +191,8 @@ absl::Status PrepareTransposeConv(OpContext& ctx) {
   RETURN_IF_ERROR(conv_internal::ExpectFloatOutput(ctx));
   const RtTensor& weights = *ctx.input(1);
   const RtTensor& input = *ctx.input(2);
-  const RtTensor* bias = ctx.input(3);
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "stride_h", opts.stride_h));
-  RETURN_IF_ERROR(
-      conv_internal::ExpectPositive(ctx, "stride_w", opts.stride_w));
+  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_h", opts.stride_h));
+  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_w", opts.stride_w));
   if (opts.padding != ir::Padding::kSame &&
       opts.padding != ir::Padding::kValid) {
     return ctx.Error(absl::StrCat("padding value ",
@@ -199,29 +207,12 @@ absl::Status PrepareTransposeConv(OpContext& ctx) {
         weights.dim(3), " input channels (dimension 3) but input '",
         input.name(), "' ", DimsString(input.shape), " has ", input.dim(3)));
   }
-  if (bias != nullptr) {
-    RETURN_IF_ERROR(conv_internal::ExpectFloatInput(ctx, 3, -1, "bias"));
-    if (bias->NumElements() != weights.dim(0)) {
-      return ctx.Error(absl::StrCat(
-          "bias '", bias->name(), "' ", DimsString(bias->shape), " has ",
-          bias->NumElements(), " elements; weights '", weights.name(),
-          "' have ", weights.dim(0), " output channels"));
-    }
-  }
+  RETURN_IF_ERROR(
+      conv_internal::ExpectFloatBias(ctx, 3, weights, weights.dim(0)));
 
-  TransposeConvState* s = ctx.state<TransposeConvState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<TransposeConvState>());
-    s = ctx.state<TransposeConvState>();
-  }
+  TransposeConvState* s = ctx.StateOrNew<TransposeConvState>();
   conv_internal::TransposeGeometry& g = s->g;
-  g.batches = input.dim(0);
-  g.in_h = input.dim(1);
-  g.in_w = input.dim(2);
-  g.in_c = input.dim(3);
-  g.out_c = weights.dim(0);
-  g.kh = weights.dim(1);
-  g.kw = weights.dim(2);
+  conv_internal::SetTransposeSizes(input, weights, &g);
   g.stride_h = opts.stride_h;
   g.stride_w = opts.stride_w;
   g.act = act;

@@ -27,6 +27,10 @@ struct TransposeGeometry {
   ActRange act;
 };
 
+// Sets the sizes of input [N, H, W, C] and weights [O, KH, KW, C] in `g`.
+void SetTransposeSizes(const RtTensor& input, const RtTensor& weights,
+                       TransposeGeometry* g);
+
 class TransposeConvCore {
  public:
   // Input and filter dims (everything but out_h/out_w/pad) are known:

@@ -60,13 +60,7 @@ absl::Status PrepareConvolution2DTransposeBias(OpContext& ctx) {
   RETURN_IF_ERROR(mediapipe::ReadTransposeParams(ctx, &p));
 
   conv_internal::TransposeGeometry g;
-  g.batches = input.dim(0);
-  g.in_h = input.dim(1);
-  g.in_w = input.dim(2);
-  g.in_c = input.dim(3);
-  g.out_c = weights.dim(0);
-  g.kh = weights.dim(1);
-  g.kw = weights.dim(2);
+  conv_internal::SetTransposeSizes(input, weights, &g);
   g.stride_h = p.stride_h;
   g.stride_w = p.stride_w;
   // No activation, no clamp (MediaPipe adds the bias and stops).
@@ -86,11 +80,7 @@ absl::Status PrepareConvolution2DTransposeBias(OpContext& ctx) {
                                   DimsString(input.shape),
                                   " has no pixels to spread"));
   }
-  auto* s = ctx.state<DeconvBiasState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<DeconvBiasState>());
-    s = ctx.state<DeconvBiasState>();
-  }
+  auto* s = ctx.StateOrNew<DeconvBiasState>();
   s->core.PlanGemm(g);
   s->core.PlanOutput(g);
   s->weights_ready = weights.is_constant && weights.data != nullptr;

@@ -254,11 +254,7 @@ absl::Status PrepareLandmarks2TransformMatrix(OpContext& ctx) {
     return ctx.Error("custom options are not a flexbuffer map");
   }
   const flexbuffers::Map m = flexbuffers::GetRoot(b.data(), b.size()).AsMap();
-  auto* s = ctx.state<L2TState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<L2TState>());
-    s = ctx.state<L2TState>();
-  }
+  auto* s = ctx.StateOrNew<L2TState>();
   RETURN_IF_ERROR(v2 ? ParseV2(ctx, m, s) : ParseV1(ctx, m, s));
   RETURN_IF_ERROR(CheckIndices(ctx, *s, in->NumElements() / 3));
   ctx.SetOutputShape(0, Dims{1, 4, 4});

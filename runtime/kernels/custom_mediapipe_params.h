@@ -37,13 +37,6 @@ struct TransposeParams {
 };
 absl::Status ReadTransposeParams(const OpContext& ctx, TransposeParams* params);
 
-// TFLite's ComputePadding (kernels/padding.h), dilation 1.
-inline int64_t ComputePadding(int64_t stride, int64_t in_size,
-                              int64_t filter_size, int64_t out_size) {
-  const int64_t padding = ((out_size - 1) * stride + filter_size - in_size) / 2;
-  return padding > 0 ? padding : 0;
-}
-
 // The op's version (1 or 2) selects MediaPipe's V1 or V2 kernel for the
 // Transform* ops and Landmarks2TransformMatrix; others are Unsupported.
 absl::Status ExpectVersion1Or2(const OpContext& ctx);

@@ -19,8 +19,8 @@
 // MaxUnpooling2D: values and indices [N, H, W, C] -> [N, H * filter_h,
 //   W * filter_w, C], zero except where each value returns to the position
 //   its index names (y * stride - pad + ky, x * stride - pad + kx), padding
-//   ComputePadding(stride, out, filter, in). Positions outside the output
-//   are skipped, as MediaPipe does for untrusted indices.
+//   TFLite's ComputePadding with output and input swapped. Positions outside
+//   the output are skipped, as MediaPipe does for untrusted indices.
 //
 // LiteRT runs both in XNNPACK (argmax pooling / unpooling), whose index
 // tensor holds uint32 window positions instead: it never leaves the
@@ -33,26 +33,17 @@
 #include "base/status_macros.h"
 #include "runtime/kernels/custom.h"
 #include "runtime/kernels/custom_mediapipe_params.h"
+#include "runtime/kernels/window.h"
 
 namespace qforge::runtime {
 namespace {
 
-using mediapipe::ComputePadding;
 using mediapipe::PoolParams;
 
 struct MediaPipePoolState : KernelState {
   PoolParams params;
   int64_t pad_h = 0, pad_w = 0;
 };
-
-MediaPipePoolState* State(OpContext& ctx) {
-  auto* s = ctx.state<MediaPipePoolState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<MediaPipePoolState>());
-    s = ctx.state<MediaPipePoolState>();
-  }
-  return s;
-}
 
 absl::Status ExpectFloat4D(const OpContext& ctx, const RtTensor* t,
                            const char* role) {
@@ -108,23 +99,16 @@ absl::Status PrepareMaxPoolingWithArgmax2D(OpContext& ctx) {
                        "; MediaPipe's kernel writes float32"));
     }
   }
-  MediaPipePoolState* s = State(ctx);
+  MediaPipePoolState* s = ctx.StateOrNew<MediaPipePoolState>();
   RETURN_IF_ERROR(mediapipe::ReadPoolParams(ctx, &s->params));
   const PoolParams& p = s->params;
   const int64_t h = input->dim(1), w = input->dim(2);
-  auto out_size = [&](int64_t size, int64_t filter, int64_t stride) {
-    return p.padding == ir::Padding::kSame ? (size + stride - 1) / stride
-                                           : (size - filter + stride) / stride;
-  };
-  const int64_t oh = out_size(h, p.filter_h, p.stride_h);
-  const int64_t ow = out_size(w, p.filter_w, p.stride_w);
-  if (oh < 0 || ow < 0) {
-    return ctx.Error(absl::StrCat(
-        "input '", input->name(), "' ", DimsString(input->shape),
-        " is smaller than the ", p.filter_h, "x", p.filter_w, " VALID window"));
-  }
-  s->pad_h = ComputePadding(p.stride_h, h, p.filter_h, oh);
-  s->pad_w = ComputePadding(p.stride_w, w, p.filter_w, ow);
+  Window wy{h, p.filter_h, p.stride_h}, wx{w, p.filter_w, p.stride_w};
+  RETURN_IF_ERROR(ComputeWindow(ctx, p.padding, "height", &wy));
+  RETURN_IF_ERROR(ComputeWindow(ctx, p.padding, "width", &wx));
+  const int64_t oh = wy.out, ow = wx.out;
+  s->pad_h = wy.pad;
+  s->pad_w = wx.pad;
   const Dims shape{input->dim(0), oh, ow, input->dim(3)};
   ctx.SetOutputShape(0, shape);
   ctx.SetOutputShape(1, shape);
@@ -194,13 +178,13 @@ absl::Status PrepareMaxUnpooling2D(OpContext& ctx) {
                                         ir::DataTypeName(ctx.output(0)->type),
                                         "; MediaPipe's kernel writes float32"));
   }
-  MediaPipePoolState* s = State(ctx);
+  MediaPipePoolState* s = ctx.StateOrNew<MediaPipePoolState>();
   RETURN_IF_ERROR(mediapipe::ReadPoolParams(ctx, &s->params));
   const PoolParams& p = s->params;
   const int64_t h = input->dim(1), w = input->dim(2);
   const int64_t oh = h * p.filter_h, ow = w * p.filter_w;
-  s->pad_h = ComputePadding(p.stride_h, oh, p.filter_h, h);
-  s->pad_w = ComputePadding(p.stride_w, ow, p.filter_w, w);
+  s->pad_h = WindowPadBefore(p.stride_h, 1, oh, p.filter_h, h);
+  s->pad_w = WindowPadBefore(p.stride_w, 1, ow, p.filter_w, w);
   ctx.SetOutputShape(0, Dims{input->dim(0), oh, ow, input->dim(3)});
   return absl::OkStatus();
 }

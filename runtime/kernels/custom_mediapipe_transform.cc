@@ -139,11 +139,7 @@ absl::Status PrepareTransformTensorBilinear(OpContext& ctx) {
                                     " (options) is not positive"));
     }
   }
-  auto* s = ctx.state<BilinearState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<BilinearState>());
-    s = ctx.state<BilinearState>();
-  }
+  auto* s = ctx.StateOrNew<BilinearState>();
   s->align_corners = v2;
   ctx.SetOutputShape(0, Dims{1, oh, ow, data.dim(3)});
   return absl::OkStatus();
@@ -202,11 +198,7 @@ absl::Status PrepareTransformLandmarks(OpContext& ctx) {
   RETURN_IF_ERROR(ExpectFloatRank(ctx, 0, v2 ? 3 : 4));
   RETURN_IF_ERROR(ReadMatrixInput(ctx, 1));
   const RtTensor& in = *ctx.input(0);
-  auto* s = ctx.state<LandmarksState>();
-  if (s == nullptr) {
-    ctx.set_state(std::make_unique<LandmarksState>());
-    s = ctx.state<LandmarksState>();
-  }
+  auto* s = ctx.StateOrNew<LandmarksState>();
   if (v2) {
     // V2: the landmark size is the last dim; MediaPipe walks dim 1 only.
     if (in.dim(0) != 1) {

@@ -51,7 +51,7 @@ absl::Status Unary(OpContext& ctx, const Op& op) {
 template <typename Expr>
 absl::Status EigenUnary(OpContext& ctx, const Expr& expr) {
   const Io io = FloatIo(ctx);
-  elementwise::ParallelChunks(
+  ParallelChunks(
       ctx, io.n, elementwise::kGrain, [&io, &expr](int64_t begin, int64_t end) {
         const Eigen::Index len = static_cast<Eigen::Index>(end - begin);
         Eigen::Map<const Eigen::ArrayXf> in(io.in + begin, len);

@@ -177,7 +177,7 @@ void Dequantize(const OpContext& ctx, const DequantizeState& st,
   if (!st.per_axis) {
     const double scale = st.scale;
     const int32_t zp = static_cast<int32_t>(st.zero_point);
-    elementwise::ParallelChunks(
+    ParallelChunks(
         ctx, n, elementwise::kGrain, [=](int64_t begin, int64_t end) {
           for (int64_t i = begin; i < end; ++i) {
             out[i] = static_cast<float>(scale * (QuantAt<Q>(in, i) - zp));
@@ -188,21 +188,21 @@ void Dequantize(const OpContext& ctx, const DequantizeState& st,
   if (n == 0) return;
   const DequantizeState* s = &st;
   const int64_t rows = st.outer * st.channels;
-  elementwise::ParallelChunks(
-      ctx, rows,
-      std::max<int64_t>(1,
-                        elementwise::kGrain / std::max<int64_t>(st.inner, 1)),
-      [s, in, out](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-          const size_t c = static_cast<size_t>(r % s->channels);
-          const float scale = s->scales[c];
-          const int32_t zp = s->zero_points[c];
-          const int64_t base = r * s->inner;
-          for (int64_t i = base; i < base + s->inner; ++i) {
-            out[i] = static_cast<float>(QuantAt<Q>(in, i) - zp) * scale;
-          }
-        }
-      });
+  ParallelChunks(ctx, rows,
+                 std::max<int64_t>(
+                     1, elementwise::kGrain / std::max<int64_t>(st.inner, 1)),
+                 [s, in, out](int64_t begin, int64_t end) {
+                   for (int64_t r = begin; r < end; ++r) {
+                     const size_t c = static_cast<size_t>(r % s->channels);
+                     const float scale = s->scales[c];
+                     const int32_t zp = s->zero_points[c];
+                     const int64_t base = r * s->inner;
+                     for (int64_t i = base; i < base + s->inner; ++i) {
+                       out[i] =
+                           static_cast<float>(QuantAt<Q>(in, i) - zp) * scale;
+                     }
+                   }
+                 });
 }
 
 }  // namespace

@@ -133,12 +133,11 @@ SelectState* GetSelectState(OpContext& ctx) {
 template <typename T>
 void SelectElementwise(const OpContext& ctx, const uint8_t* c, const T* x,
                        const T* y, T* out, int64_t n) {
-  elementwise::ParallelChunks(ctx, n, elementwise::kGrain,
-                              [=](int64_t begin, int64_t end) {
-                                for (int64_t i = begin; i < end; ++i) {
-                                  out[i] = c[i] != 0 ? x[i] : y[i];
-                                }
-                              });
+  ParallelChunks(ctx, n, elementwise::kGrain, [=](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      out[i] = c[i] != 0 ? x[i] : y[i];
+    }
+  });
 }
 
 template <typename T>

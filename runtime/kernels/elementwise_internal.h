@@ -11,9 +11,10 @@
 // contiguous rows: same shape -> one row; scalar operand -> one row with
 // stride 0; per-channel [N,H,W,C] + [C] -> N*H*W rows of C.
 //
-// Parallelism: work is cut into chunks whose boundaries depend only on the
-// element count (kGrain); the same chunks run whatever the thread count, so
-// every element takes the same code path and results are bit-identical.
+// Parallelism: ParallelChunks (parallel.h) cuts work into chunks whose
+// boundaries depend only on the element count (kGrain); the same chunks run
+// whatever the thread count, so every element takes the same code path and
+// results are bit-identical.
 #ifndef QFORGE_RUNTIME_KERNELS_ELEMENTWISE_INTERNAL_H_
 #define QFORGE_RUNTIME_KERNELS_ELEMENTWISE_INTERNAL_H_
 
@@ -27,6 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/options.h"
 #include "runtime/kernel.h"
+#include "runtime/kernels/parallel.h"
 
 namespace qforge::runtime::elementwise {
 
@@ -107,33 +109,6 @@ void SetActivation(ir::Activation act, int bits, BinaryState* state);
 ir::Activation FusedActivationOf(const ir::Operator& op);
 
 // -------------------------------------------------------------- parallel --
-
-// Runs fn(begin, end) over [0, total) in chunks of `grain` elements.
-template <typename Fn>
-void ParallelChunks(const OpContext& ctx, int64_t total, int64_t grain,
-                    const Fn& fn) {
-  if (total <= 0) return;
-  grain = std::max<int64_t>(grain, 1);
-  const int64_t tasks = (total + grain - 1) / grain;
-  if (tasks == 1) {
-    fn(int64_t{0}, total);
-    return;
-  }
-  if (ctx.pool().num_threads() <= 1) {
-    for (int64_t t = 0; t < tasks; ++t) {
-      fn(t * grain, std::min(total, (t + 1) * grain));
-    }
-    return;
-  }
-  struct Job {
-    const Fn* fn;
-    int64_t total, grain;
-  } job{&fn, total, grain};
-  const Job* p = &job;
-  ctx.pool().ParallelFor(tasks, [p](int64_t t) {
-    (*p->fn)(t * p->grain, std::min(p->total, (t + 1) * p->grain));
-  });
-}
 
 // Offsets of every input's row `row` (a multi-index over the outer dims).
 inline std::array<int64_t, 3> RowOffsets(const BroadcastPlan& plan,

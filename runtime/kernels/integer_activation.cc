@@ -218,19 +218,12 @@ int16_t Tanh16Pot(const ActState& s, int16_t x) {
 
 template <typename T>
 void RunAct(OpContext& ctx, const ActState& s) {
-  struct Args {
-    const ActState* s;
-    const T* x;
-    T* y;
-    numerics::Rounding r;
-  } args{&s, ctx.input(0)->Data<T>(), ctx.output(0)->Data<T>(), ctx.rounding()};
-  const Args* a = &args;
-  integer::ParallelChunks(
-      ctx, s.size, integer::kElementwiseChunk, [a](int64_t begin, int64_t end) {
-        const ActState& s = *a->s;
-        const T* x = a->x;
-        T* y = a->y;
-        const numerics::Rounding r = a->r;
+  const T* x = ctx.input(0)->Data<T>();
+  T* y = ctx.output(0)->Data<T>();
+  const numerics::Rounding r = ctx.rounding();
+  ParallelChunks(
+      ctx, s.size, integer::kElementwiseChunk,
+      [&s, x, y, r](int64_t begin, int64_t end) {
         switch (s.kind) {
           case ActKind::kRelu:
             for (int64_t i = begin; i < end; ++i) {
@@ -297,13 +290,8 @@ absl::Status PrepareUnary(OpContext& ctx, ActKind kind, bool allow_int16,
                           bool int16_zero_zp, ActState* s, QuantInfo* qi,
                           QuantInfo* qo) {
   const RtTensor* in = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &in));
-  RtTensor* out = ctx.output(0);
-  if (out->type != in->type) {
-    return ctx.Unsupported(absl::StrCat(
-        "input '", in->name(), "' is ", ir::DataTypeName(in->type),
-        " but output '", out->name(), "' is ", ir::DataTypeName(out->type)));
-  }
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivationInOut(ctx, &in, &out));
   const bool is_int16 = in->type == ir::DataType::kInt16;
   if (is_int16 && !allow_int16) {
     return ctx.Unsupported(absl::StrCat("int16 input '", in->name(), "'"));
@@ -360,20 +348,9 @@ absl::Status PrepareSigmoid16(OpContext& ctx, ActState& s, const QuantInfo& qi,
 
 absl::Status EvalAct(OpContext& ctx) {
   const ActState& s = *ctx.state<ActState>();
-  switch (s.type) {
-    case ir::DataType::kInt8:
-      RunAct<int8_t>(ctx, s);
-      break;
-    case ir::DataType::kUInt8:
-      RunAct<uint8_t>(ctx, s);
-      break;
-    case ir::DataType::kInt16:
-      RunAct<int16_t>(ctx, s);
-      break;
-    default:
-      return ctx.Unsupported("activation type");
-  }
-  return absl::OkStatus();
+  return integer::ForActivationType(
+      ctx, s.type, "activation type",
+      [&](auto t) { RunAct<decltype(t)>(ctx, s); });
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ void RunBatchMatMul(OpContext& ctx, const IntBatchMatMulState& s) {
   const int64_t rows = static_cast<int64_t>(s.lhs_index.size()) * s.m;
   const int64_t chunk = std::max<int64_t>(
       1, integer::kElementwiseChunk / std::max<int64_t>(1, s.n * s.k));
-  integer::ParallelChunks(
+  ParallelChunks(
       ctx, rows, chunk, [sp, lhs, rhs, out](int64_t begin, int64_t end) {
         const IntBatchMatMulState& s = *sp;
         // Element strides of lhs (i, k) and rhs (k, j) within a batch.

@@ -107,54 +107,44 @@ inline int32_t Mul16To8(const BinaryState& s, int32_t x, int32_t y) {
 
 template <typename TIn, typename TOut>
 void RunBinary(OpContext& ctx, const BinaryState& s) {
-  struct Args {
-    const BinaryState* s;
-    const TIn* a;
-    const TIn* b;
-    TOut* y;
-  } args{&s, ctx.input(0)->Data<TIn>(), ctx.input(1)->Data<TIn>(),
-         ctx.output(0)->Data<TOut>()};
-  const Args* p = &args;
-  integer::ParallelChunks(
-      ctx, s.plan.num_elements, integer::kElementwiseChunk,
-      [p](int64_t begin, int64_t end) {
-        const BinaryState& s = *p->s;
-        auto run = [&](auto fn) {
-          integer::ForEachBroadcast(
-              s.plan, begin, end, [&](int64_t i, int64_t ia, int64_t ib) {
-                p->y[i] = static_cast<TOut>(fn(s, p->a[ia], p->b[ib]));
-              });
-        };
-        // Lambdas (not function pointers) so each loop inlines its op.
-        switch (s.mode) {
-          case Mode::kGeneral:
-            run([](const BinaryState& st, int32_t x, int32_t y) {
-              return AddSubGeneral(st, x, y);
-            });
-            break;
-          case Mode::kPot16:
-            run([](const BinaryState& st, int32_t x, int32_t y) {
-              return AddSubPot16(st, x, y);
-            });
-            break;
-          case Mode::kMul:
-            run([](const BinaryState& st, int32_t x, int32_t y) {
-              return Mul(st, x, y);
-            });
-            break;
-          case Mode::kMul16To8:
-            run([](const BinaryState& st, int32_t x, int32_t y) {
-              return Mul16To8(st, x, y);
-            });
-            break;
-          case Mode::kXnnpackAdd:
-            run([](const BinaryState& st, int32_t x, int32_t y) {
-              return numerics::XnnpackAdd(st.xnn, x, y, st.out_offset,
-                                          st.act_min, st.act_max);
-            });
-            break;
-        }
+  const TIn* a = ctx.input(0)->Data<TIn>();
+  const TIn* b = ctx.input(1)->Data<TIn>();
+  TOut* out = ctx.output(0)->Data<TOut>();
+  auto run = [&](auto fn) {
+    integer::ParallelBroadcast(
+        ctx, s.plan, [=, &s](int64_t i, int64_t ia, int64_t ib) {
+          out[i] = static_cast<TOut>(fn(s, a[ia], b[ib]));
+        });
+  };
+  // Lambdas (not function pointers) so each loop inlines its op.
+  switch (s.mode) {
+    case Mode::kGeneral:
+      run([](const BinaryState& st, int32_t x, int32_t y) {
+        return AddSubGeneral(st, x, y);
       });
+      break;
+    case Mode::kPot16:
+      run([](const BinaryState& st, int32_t x, int32_t y) {
+        return AddSubPot16(st, x, y);
+      });
+      break;
+    case Mode::kMul:
+      run([](const BinaryState& st, int32_t x, int32_t y) {
+        return Mul(st, x, y);
+      });
+      break;
+    case Mode::kMul16To8:
+      run([](const BinaryState& st, int32_t x, int32_t y) {
+        return Mul16To8(st, x, y);
+      });
+      break;
+    case Mode::kXnnpackAdd:
+      run([](const BinaryState& st, int32_t x, int32_t y) {
+        return numerics::XnnpackAdd(st.xnn, x, y, st.out_offset, st.act_min,
+                                    st.act_max);
+      });
+      break;
+  }
 }
 
 absl::Status PrepareAddSubGeneral(OpContext& ctx, BinaryState& s,
@@ -241,7 +231,7 @@ void RunVectorAddSub(OpContext& ctx, const BinaryState& s) {
   } args{&s, ctx.input(0)->Data<T>(), ctx.input(1)->Data<T>(),
          ctx.output(0)->Data<T>()};
   const Args* p = &args;
-  integer::ParallelChunks(
+  ParallelChunks(
       ctx, s.plan.num_elements, integer::kElementwiseChunk,
       [p](int64_t begin, int64_t end) {
         constexpr int64_t kBlock = 256;

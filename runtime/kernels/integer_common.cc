@@ -1,13 +1,82 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/status_macros.h"
 #include "runtime/kernels/integer_internal.h"
 
 namespace qforge::runtime::integer {
+namespace {
+
+// TFLite's PortableSymmetricQuantizeFloats.
+void SymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale) {
+  float lo = 0, hi = 0;
+  if (n > 0) {
+    const auto mm = std::minmax_element(x, x + n);
+    lo = *mm.first;
+    hi = *mm.second;
+  }
+  const float range = std::max(std::abs(lo), std::abs(hi));
+  if (range == 0) {
+    std::fill(q, q + n, 0);
+    *scale = 1;
+    return;
+  }
+  *scale = range / 127;
+  const float inv = 127 / range;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t v = static_cast<int32_t>(std::round(x[i] * inv));
+    q[i] = static_cast<int8_t>(std::min(127, std::max(-127, v)));
+  }
+}
+
+// TFLite's PortableAsymmetricQuantizeFloats.
+void AsymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale,
+                        int32_t* offset) {
+  const double qmin = -128, qmax = 127;
+  float lo = 0, hi = 0;
+  if (n > 0) {
+    const auto mm = std::minmax_element(x, x + n);
+    lo = *mm.first;
+    hi = *mm.second;
+  }
+  const double rmin = static_cast<double>(std::min(0.0f, lo));
+  const double rmax = static_cast<double>(std::max(0.0f, hi));
+  if (rmin == rmax) {
+    std::fill(q, q + n, 0);
+    *scale = 1;
+    *offset = 0;
+    return;
+  }
+  const double s = (rmax - rmin) / (qmax - qmin);
+  const double zp_from_min = qmin - rmin / s;
+  const double zp_from_max = qmax - rmax / s;
+  const double err_min = std::abs(qmin) + std::abs(rmin / s);
+  const double err_max = std::abs(qmax) + std::abs(rmax / s);
+  const double zp = err_min < err_max ? zp_from_min : zp_from_max;
+  int8_t nudged = 0;
+  if (zp <= qmin) {
+    nudged = -128;
+  } else if (zp >= qmax) {
+    nudged = 127;
+  } else {
+    nudged = static_cast<int8_t>(std::round(zp));
+  }
+  *scale = static_cast<float>(s);
+  *offset = nudged;
+  const float inv = 1.0f / *scale;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t v = static_cast<int32_t>(
+        std::round(static_cast<float>(*offset) + UnfusedMul(x[i], inv)));
+    q[i] = static_cast<int8_t>(std::min(127, std::max(-128, v)));
+  }
+}
+
+}  // namespace
 
 bool IsActivationType(ir::DataType type) {
   return type == ir::DataType::kInt8 || type == ir::DataType::kUInt8 ||
@@ -211,26 +280,6 @@ absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
       "fused activation ", static_cast<int>(act), " on a quantized output"));
 }
 
-int64_t WindowOutSize(ir::Padding padding, int64_t in, int64_t filter,
-                      int64_t stride, int64_t dilation) {
-  const int64_t effective = (filter - 1) * dilation + 1;
-  switch (padding) {
-    case ir::Padding::kSame:
-      return (in + stride - 1) / stride;
-    case ir::Padding::kValid:
-      return (in + stride - effective) / stride;
-  }
-  return 0;
-}
-
-int64_t WindowPadBefore(int64_t stride, int64_t dilation, int64_t in,
-                        int64_t filter, int64_t out) {
-  const int64_t effective = (filter - 1) * dilation + 1;
-  const int64_t total =
-      std::max<int64_t>(0, (out - 1) * stride + effective - in);
-  return total / 2;
-}
-
 absl::Status MakeBroadcastPlan(const OpContext& ctx,
                                absl::Span<const int64_t> a,
                                absl::Span<const int64_t> b,
@@ -285,6 +334,17 @@ int ScratchSlots::Acquire() {
   }
 }
 
+absl::Status ReadWeightedQuant(const OpContext& ctx, const RtTensor& in,
+                               const RtTensor& out, ir::Activation act,
+                               QuantInfo* qi, QuantInfo* qo, WeightedQuant* q) {
+  const bool is_int16 = in.type == ir::DataType::kInt16;
+  RETURN_IF_ERROR(ReadQuant(ctx, in, "input", qi, is_int16));
+  RETURN_IF_ERROR(ReadQuant(ctx, out, "output", qo, is_int16));
+  q->input_offset = -qi->zero_point;
+  q->output_offset = qo->zero_point;
+  return ActivationRange(ctx, act, out.type, *qo, &q->act_min, &q->act_max);
+}
+
 absl::Status RequireActivation(const OpContext& ctx, int i,
                                const RtTensor** t) {
   const RtTensor* in = ctx.input(i);
@@ -295,6 +355,19 @@ absl::Status RequireActivation(const OpContext& ctx, int i,
                                         "; expected int8, uint8 or int16"));
   }
   *t = in;
+  return absl::OkStatus();
+}
+
+absl::Status RequireActivationInOut(OpContext& ctx, const RtTensor** in,
+                                    RtTensor** out) {
+  RETURN_IF_ERROR(RequireActivation(ctx, 0, in));
+  *out = ctx.output(0);
+  if ((*out)->type != (*in)->type) {
+    return ctx.Unsupported(
+        absl::StrCat("input '", (*in)->name(), "' is ",
+                     ir::DataTypeName((*in)->type), " but output '",
+                     (*out)->name(), "' is ", ir::DataTypeName((*out)->type)));
+  }
   return absl::OkStatus();
 }
 
@@ -310,6 +383,31 @@ absl::Status RequireConstant(const OpContext& ctx, int i,
   }
   *t = in;
   return absl::OkStatus();
+}
+
+absl::Status RequireWeights(const OpContext& ctx, ir::DataType activations,
+                            absl::string_view role, const RtTensor** w) {
+  RETURN_IF_ERROR(RequireConstant(ctx, 1, role, w));
+  const ir::DataType want = activations == ir::DataType::kUInt8
+                                ? ir::DataType::kUInt8
+                                : ir::DataType::kInt8;
+  if ((*w)->type != want) {
+    return ctx.Unsupported(absl::StrCat(
+        role, " '", (*w)->name(), "' is ", ir::DataTypeName((*w)->type),
+        " with ", ir::DataTypeName(activations), " activations; expected ",
+        ir::DataTypeName(want)));
+  }
+  return absl::OkStatus();
+}
+
+void QuantizeHybridInput(const float* x, int64_t n, bool asymmetric, int8_t* q,
+                         float* scale, int32_t* offset) {
+  if (asymmetric) {
+    AsymmetricQuantize(x, n, q, scale, offset);
+  } else {
+    SymmetricQuantize(x, n, q, scale);
+    *offset = 0;
+  }
 }
 
 }  // namespace qforge::runtime::integer

@@ -42,7 +42,7 @@ void RunConcat(OpContext& ctx, const ConcatState& s) {
   const int64_t slice = std::max<int64_t>(1, s.out_axis * s.inner);
   const int64_t chunk =
       std::max<int64_t>(1, integer::kElementwiseChunk / slice);
-  integer::ParallelChunks(ctx, s.outer, chunk, [&](int64_t o0, int64_t o1) {
+  ParallelChunks(ctx, s.outer, chunk, [&](int64_t o0, int64_t o1) {
     for (int64_t o = o0; o < o1; ++o) {
       T* dst = y + o * s.out_axis * s.inner;
       for (size_t i = 0; i < s.inputs.size(); ++i) {
@@ -141,20 +141,9 @@ absl::Status PrepareIntConcatenation(OpContext& ctx) {
 absl::Status EvalIntConcatenation(OpContext& ctx) {
   const ConcatState& s = *ctx.state<ConcatState>();
   if (s.outer * s.out_axis * s.inner == 0) return absl::OkStatus();
-  switch (s.type) {
-    case ir::DataType::kInt8:
-      RunConcat<int8_t>(ctx, s);
-      break;
-    case ir::DataType::kUInt8:
-      RunConcat<uint8_t>(ctx, s);
-      break;
-    case ir::DataType::kInt16:
-      RunConcat<int16_t>(ctx, s);
-      break;
-    default:
-      return ctx.Unsupported("CONCATENATION type");
-  }
-  return absl::OkStatus();
+  return integer::ForActivationType(
+      ctx, s.type, "CONCATENATION type",
+      [&](auto t) { RunConcat<decltype(t)>(ctx, s); });
 }
 
 }  // namespace qforge::runtime

@@ -25,23 +25,17 @@
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_fast.h"
 #include "runtime/kernels/integer_internal.h"
+#include "runtime/kernels/window.h"
 
 namespace qforge::runtime {
 namespace {
 
 using integer::QuantInfo;
 
-struct ConvState : KernelState {
+struct ConvState : KernelState, ConvDims, integer::WeightedQuant {
   numerics::Rounding rounding = numerics::Rounding::kSingle;
   bool depthwise = false;
   ir::DataType type = ir::DataType::kInt8;
-  int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
-  int64_t out_h = 0, out_w = 0, out_c = 0;
-  int64_t k_h = 0, k_w = 0, filter_in_c = 0, groups = 1, depth_mult = 1;
-  int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
-  int64_t pad_top = 0, pad_left = 0;
-  int32_t input_offset = 0, output_offset = 0;
-  int32_t act_min = 0, act_max = 0;
   std::vector<int32_t> multiplier;
   std::vector<int> shift;
   // XNNPACK's float requantization scale per output channel (--arithmetic
@@ -60,24 +54,11 @@ struct ConvState : KernelState {
 absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   const RtTensor* in = nullptr;
   const RtTensor* w = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &in));
-  RETURN_IF_ERROR(integer::RequireConstant(ctx, 1, "filter", &w));
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivationInOut(ctx, &in, &out));
+  RETURN_IF_ERROR(integer::RequireWeights(ctx, in->type, "filter", &w));
   const RtTensor* bias = ctx.input(2);
-  RtTensor* out = ctx.output(0);
-  if (out->type != in->type) {
-    return ctx.Unsupported(absl::StrCat(
-        "input '", in->name(), "' is ", ir::DataTypeName(in->type),
-        " but output '", out->name(), "' is ", ir::DataTypeName(out->type)));
-  }
   const bool is_uint8 = in->type == ir::DataType::kUInt8;
-  const ir::DataType want_w =
-      is_uint8 ? ir::DataType::kUInt8 : ir::DataType::kInt8;
-  if (w->type != want_w) {
-    return ctx.Unsupported(
-        absl::StrCat("filter '", w->name(), "' is ", ir::DataTypeName(w->type),
-                     " with ", ir::DataTypeName(in->type),
-                     " activations; expected ", ir::DataTypeName(want_w)));
-  }
   if (in->rank() != 4 || w->rank() != 4) {
     return ctx.Error(absl::StrCat(
         "input '", in->name(), "' ", DimsString(in->shape), " and filter '",
@@ -88,86 +69,14 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   s.rounding = ctx.rounding();
   s.depthwise = depthwise;
   s.type = in->type;
-  s.batch = in->dim(0);
-  s.in_h = in->dim(1);
-  s.in_w = in->dim(2);
-  s.in_c = in->dim(3);
-  s.k_h = w->dim(1);
-  s.k_w = w->dim(2);
-  ir::Padding padding = ir::Padding::kSame;
-  ir::Activation act = ir::Activation::kNone;
-  if (depthwise) {
-    const auto o = ir::OptionsOr<ir::DepthwiseConv2DOptions>(ctx.op().options);
-    padding = o.padding;
-    act = o.activation;
-    s.stride_h = o.stride_h;
-    s.stride_w = o.stride_w;
-    s.dil_h = o.dilation_h;
-    s.dil_w = o.dilation_w;
-    s.out_c = w->dim(3);
-    if (w->dim(0) != 1) {
-      return ctx.Error(absl::StrCat("filter '", w->name(), "' has shape ",
-                                    DimsString(w->shape),
-                                    "; depthwise filters are [1,h,w,c]"));
-    }
-    if (s.in_c <= 0 || s.out_c % s.in_c != 0) {
-      return ctx.Error(absl::StrCat("filter channels ", s.out_c,
-                                    " are not a multiple of input channels ",
-                                    s.in_c, " (input '", in->name(), "')"));
-    }
-    s.depth_mult = s.out_c / s.in_c;
-  } else {
-    const auto o = ir::OptionsOr<ir::Conv2DOptions>(ctx.op().options);
-    padding = o.padding;
-    act = o.activation;
-    s.stride_h = o.stride_h;
-    s.stride_w = o.stride_w;
-    s.dil_h = o.dilation_h;
-    s.dil_w = o.dilation_w;
-    s.out_c = w->dim(0);
-    s.filter_in_c = w->dim(3);
-    if (s.filter_in_c <= 0 || s.in_c % s.filter_in_c != 0) {
-      return ctx.Error(absl::StrCat(
-          "input channels ", s.in_c, " are not a multiple of filter channels ",
-          s.filter_in_c, " (filter '", w->name(), "')"));
-    }
-    s.groups = s.in_c / s.filter_in_c;
-    if (s.out_c % s.groups != 0) {
-      return ctx.Error(absl::StrCat("output channels ", s.out_c,
-                                    " are not a multiple of the ", s.groups,
-                                    " groups"));
-    }
-  }
-  if (s.stride_h <= 0 || s.stride_w <= 0 || s.dil_h <= 0 || s.dil_w <= 0) {
-    return ctx.Error(absl::StrCat("strides (", s.stride_h, ",", s.stride_w,
-                                  ") and dilations (", s.dil_h, ",", s.dil_w,
-                                  ") must be positive"));
-  }
-  if (s.k_h <= 0 || s.k_w <= 0) {
-    return ctx.Error(absl::StrCat("filter '", w->name(), "' has shape ",
-                                  DimsString(w->shape), "; empty window"));
-  }
-  s.out_h = integer::WindowOutSize(padding, s.in_h, s.k_h, s.stride_h, s.dil_h);
-  s.out_w = integer::WindowOutSize(padding, s.in_w, s.k_w, s.stride_w, s.dil_w);
-  if (s.out_h < 0 || s.out_w < 0) {
-    return ctx.Error(absl::StrCat("input '", in->name(), "' ",
-                                  DimsString(in->shape),
-                                  " is smaller than the filter window"));
-  }
-  s.pad_top =
-      integer::WindowPadBefore(s.stride_h, s.dil_h, s.in_h, s.k_h, s.out_h);
-  s.pad_left =
-      integer::WindowPadBefore(s.stride_w, s.dil_w, s.in_w, s.k_w, s.out_w);
+  ir::Activation activation = ir::Activation::kNone;
+  RETURN_IF_ERROR(ReadConvDims(ctx, depthwise, &s, &activation));
 
   // Quantization.
   const bool is_int16 = in->type == ir::DataType::kInt16;
   QuantInfo qi, qo;
-  RETURN_IF_ERROR(integer::ReadQuant(ctx, *in, "input", &qi, is_int16));
-  RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo, is_int16));
-  s.input_offset = -qi.zero_point;
-  s.output_offset = qo.zero_point;
-  RETURN_IF_ERROR(integer::ActivationRange(ctx, act, out->type, qo, &s.act_min,
-                                           &s.act_max));
+  RETURN_IF_ERROR(
+      integer::ReadWeightedQuant(ctx, *in, *out, activation, &qi, &qo, &s));
   std::vector<float> wscales;
   int32_t filter_zp = 0;  // uint8 filters only
   if (is_uint8) {

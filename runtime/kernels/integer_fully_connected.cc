@@ -93,12 +93,11 @@ absl::Status FcOutputShape(OpContext& ctx, const RtTensor& in,
 
 // ------------------------------------------------------------ integer
 
-struct IntFcState : KernelState {
+struct IntFcState : KernelState, integer::WeightedQuant {
   numerics::Rounding rounding = numerics::Rounding::kSingle;
   FcShape shape;
   ir::DataType type = ir::DataType::kInt8;
-  int32_t input_offset = 0, weights_offset = 0, output_offset = 0;
-  int32_t act_min = 0, act_max = 0;
+  int32_t weights_offset = 0;
   std::vector<int32_t> multiplier;  // per unit
   std::vector<int> shift;
   // int16: the real scale s_in * s_w / s_out per unit, in double (TFLite's
@@ -215,70 +214,6 @@ struct HybridFcState : KernelState {
   std::vector<int32_t> offsets;   // per batch
 };
 
-// TFLite's PortableSymmetricQuantizeFloats.
-void SymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale) {
-  float lo = 0, hi = 0;
-  if (n > 0) {
-    const auto mm = std::minmax_element(x, x + n);
-    lo = *mm.first;
-    hi = *mm.second;
-  }
-  const float range = std::max(std::abs(lo), std::abs(hi));
-  if (range == 0) {
-    std::fill(q, q + n, 0);
-    *scale = 1;
-    return;
-  }
-  *scale = range / 127;
-  const float inv = 127 / range;
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(std::round(x[i] * inv));
-    q[i] = static_cast<int8_t>(std::min(127, std::max(-127, v)));
-  }
-}
-
-// TFLite's PortableAsymmetricQuantizeFloats.
-void AsymmetricQuantize(const float* x, int64_t n, int8_t* q, float* scale,
-                        int32_t* offset) {
-  const double qmin = -128, qmax = 127;
-  float lo = 0, hi = 0;
-  if (n > 0) {
-    const auto mm = std::minmax_element(x, x + n);
-    lo = *mm.first;
-    hi = *mm.second;
-  }
-  const double rmin = static_cast<double>(std::min(0.0f, lo));
-  const double rmax = static_cast<double>(std::max(0.0f, hi));
-  if (rmin == rmax) {
-    std::fill(q, q + n, 0);
-    *scale = 1;
-    *offset = 0;
-    return;
-  }
-  const double s = (rmax - rmin) / (qmax - qmin);
-  const double zp_from_min = qmin - rmin / s;
-  const double zp_from_max = qmax - rmax / s;
-  const double err_min = std::abs(qmin) + std::abs(rmin / s);
-  const double err_max = std::abs(qmax) + std::abs(rmax / s);
-  const double zp = err_min < err_max ? zp_from_min : zp_from_max;
-  int8_t nudged = 0;
-  if (zp <= qmin) {
-    nudged = -128;
-  } else if (zp >= qmax) {
-    nudged = 127;
-  } else {
-    nudged = static_cast<int8_t>(std::round(zp));
-  }
-  *scale = static_cast<float>(s);
-  *offset = nudged;
-  const float inv = 1.0f / *scale;
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(std::round(
-        static_cast<float>(*offset) + integer::UnfusedMul(x[i], inv)));
-    q[i] = static_cast<int8_t>(std::min(127, std::max(-128, v)));
-  }
-}
-
 float ApplyFloatActivation(ir::Activation act, float v) {
   switch (act) {
     case ir::Activation::kNone:
@@ -302,25 +237,12 @@ float ApplyFloatActivation(ir::Activation act, float v) {
 absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   const RtTensor* in = nullptr;
   const RtTensor* w = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &in));
-  RETURN_IF_ERROR(integer::RequireConstant(ctx, 1, "weights", &w));
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivationInOut(ctx, &in, &out));
+  RETURN_IF_ERROR(integer::RequireWeights(ctx, in->type, "weights", &w));
   const RtTensor* bias = ctx.input(2);
-  RtTensor* out = ctx.output(0);
-  if (out->type != in->type) {
-    return ctx.Unsupported(absl::StrCat(
-        "input '", in->name(), "' is ", ir::DataTypeName(in->type),
-        " but output '", out->name(), "' is ", ir::DataTypeName(out->type)));
-  }
   const bool is_uint8 = in->type == ir::DataType::kUInt8;
   const bool is_int16 = in->type == ir::DataType::kInt16;
-  const ir::DataType want_w =
-      is_uint8 ? ir::DataType::kUInt8 : ir::DataType::kInt8;
-  if (w->type != want_w) {
-    return ctx.Unsupported(absl::StrCat(
-        "weights '", w->name(), "' are ", ir::DataTypeName(w->type), " with ",
-        ir::DataTypeName(in->type), " activations; expected ",
-        ir::DataTypeName(want_w)));
-  }
   auto state = std::make_unique<IntFcState>();
   IntFcState& s = *state;
   s.rounding = ctx.rounding();
@@ -328,12 +250,8 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   RETURN_IF_ERROR(FcOutputShape(ctx, *in, *w, &s.shape));
   const auto o = ir::OptionsOr<ir::FullyConnectedOptions>(ctx.op().options);
   QuantInfo qi, qo;
-  RETURN_IF_ERROR(integer::ReadQuant(ctx, *in, "input", &qi, is_int16));
-  RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo, is_int16));
-  s.input_offset = -qi.zero_point;
-  s.output_offset = qo.zero_point;
-  RETURN_IF_ERROR(integer::ActivationRange(ctx, o.activation, out->type, qo,
-                                           &s.act_min, &s.act_max));
+  RETURN_IF_ERROR(
+      integer::ReadWeightedQuant(ctx, *in, *out, o.activation, &qi, &qo, &s));
   const auto& wq = w->ir->quantization;
   const bool per_channel = wq.has_value() && wq->scale.size() > 1;
   std::vector<float> wscales;
@@ -521,13 +439,8 @@ absl::Status EvalHybridFullyConnected(OpContext& ctx) {
   for (int64_t b = 0; b < batch; ++b) {
     int8_t* q = s.quantized.data() + b * depth;
     float* sf = &s.scaling[static_cast<size_t>(b)];
-    if (s.asymmetric) {
-      AsymmetricQuantize(x + b * depth, depth, q, sf,
-                         &s.offsets[static_cast<size_t>(b)]);
-    } else {
-      SymmetricQuantize(x + b * depth, depth, q, sf);
-      s.offsets[static_cast<size_t>(b)] = 0;
-    }
+    integer::QuantizeHybridInput(x + b * depth, depth, s.asymmetric, q, sf,
+                                 &s.offsets[static_cast<size_t>(b)]);
     if (s.channel_scales.empty()) *sf *= s.tensor_scale;
   }
   struct Args {

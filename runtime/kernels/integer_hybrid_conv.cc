@@ -19,18 +19,14 @@
 #include "base/status_macros.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_internal.h"
+#include "runtime/kernels/window.h"
 
 namespace qforge::runtime {
 namespace {
 
-struct HybridConvState : KernelState {
+struct HybridConvState : KernelState, ConvDims {
   bool depthwise = false;
   bool per_channel = false;  // asymmetric input quantization
-  int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
-  int64_t out_h = 0, out_w = 0, out_c = 0, k_h = 0, k_w = 0;
-  int64_t filter_in_c = 0, groups = 1, depth_mult = 1;
-  int64_t stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
-  int64_t pad_top = 0, pad_left = 0;
   float act_min = 0, act_max = 0;
   std::vector<float> weight_scales;  // per output channel
   std::vector<int8_t> quantized;     // the quantized input
@@ -38,57 +34,6 @@ struct HybridConvState : KernelState {
                                      // for the per-tensor path)
   std::vector<int32_t> offsets;      // per batch
 };
-
-void QuantizeImage(const float* x, int64_t n, bool asymmetric, int8_t* q,
-                   float* scale, int32_t* offset) {
-  float lo = 0, hi = 0;
-  if (n > 0) {
-    const auto mm = std::minmax_element(x, x + n);
-    lo = *mm.first;
-    hi = *mm.second;
-  }
-  if (!asymmetric) {
-    const float range = std::max(std::abs(lo), std::abs(hi));
-    *offset = 0;
-    if (range == 0) {
-      std::fill(q, q + n, 0);
-      *scale = 1;
-      return;
-    }
-    *scale = range / 127;
-    const float inv = 127 / range;
-    for (int64_t i = 0; i < n; ++i) {
-      const int32_t v = static_cast<int32_t>(std::round(x[i] * inv));
-      q[i] = static_cast<int8_t>(std::min(127, std::max(-127, v)));
-    }
-    return;
-  }
-  const double qmin = -128, qmax = 127;
-  const double rmin = static_cast<double>(std::min(0.0f, lo));
-  const double rmax = static_cast<double>(std::max(0.0f, hi));
-  if (rmin == rmax) {
-    std::fill(q, q + n, 0);
-    *scale = 1;
-    *offset = 0;
-    return;
-  }
-  const double s = (rmax - rmin) / (qmax - qmin);
-  const double zp_min = qmin - rmin / s, zp_max = qmax - rmax / s;
-  const double err_min = std::abs(qmin) + std::abs(rmin / s);
-  const double err_max = std::abs(qmax) + std::abs(rmax / s);
-  const double zp = err_min < err_max ? zp_min : zp_max;
-  const int32_t nudged =
-      zp <= qmin ? -128
-                 : (zp >= qmax ? 127 : static_cast<int32_t>(std::round(zp)));
-  *scale = static_cast<float>(s);
-  *offset = nudged;
-  const float inv = 1.0f / *scale;
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(std::round(
-        static_cast<float>(nudged) + integer::UnfusedMul(x[i], inv)));
-    q[i] = static_cast<int8_t>(std::min(127, std::max(-128, v)));
-  }
-}
 
 absl::Status PrepareHybridConvCommon(OpContext& ctx, bool depthwise) {
   RETURN_IF_ERROR(ExpectType(ctx, 0, ir::DataType::kFloat32));
@@ -116,52 +61,8 @@ absl::Status PrepareHybridConvCommon(OpContext& ctx, bool depthwise) {
   auto state = std::make_unique<HybridConvState>();
   HybridConvState& s = *state;
   s.depthwise = depthwise;
-  s.batch = in->dim(0);
-  s.in_h = in->dim(1);
-  s.in_w = in->dim(2);
-  s.in_c = in->dim(3);
-  s.k_h = w->dim(1);
-  s.k_w = w->dim(2);
-  ir::Padding padding = ir::Padding::kSame;
   ir::Activation act = ir::Activation::kNone;
-  if (depthwise) {
-    const auto o = ir::OptionsOr<ir::DepthwiseConv2DOptions>(ctx.op().options);
-    padding = o.padding;
-    act = o.activation;
-    s.stride_h = o.stride_h;
-    s.stride_w = o.stride_w;
-    s.dil_h = o.dilation_h;
-    s.dil_w = o.dilation_w;
-    s.out_c = w->dim(3);
-    if (w->dim(0) != 1 || s.in_c <= 0 || s.out_c % s.in_c != 0) {
-      return ctx.Error(absl::StrCat("depthwise filter '", w->name(), "' ",
-                                    DimsString(w->shape), " does not fit ",
-                                    s.in_c, " input channels"));
-    }
-    s.depth_mult = s.out_c / s.in_c;
-  } else {
-    const auto o = ir::OptionsOr<ir::Conv2DOptions>(ctx.op().options);
-    padding = o.padding;
-    act = o.activation;
-    s.stride_h = o.stride_h;
-    s.stride_w = o.stride_w;
-    s.dil_h = o.dilation_h;
-    s.dil_w = o.dilation_w;
-    s.out_c = w->dim(0);
-    s.filter_in_c = w->dim(3);
-    if (s.filter_in_c <= 0 || s.in_c % s.filter_in_c != 0 ||
-        s.out_c % (s.in_c / s.filter_in_c) != 0) {
-      return ctx.Error(absl::StrCat("filter '", w->name(), "' ",
-                                    DimsString(w->shape), " does not fit ",
-                                    s.in_c, " input channels"));
-    }
-    s.groups = s.in_c / s.filter_in_c;
-  }
-  if (s.stride_h <= 0 || s.stride_w <= 0 || s.dil_h <= 0 || s.dil_w <= 0 ||
-      s.k_h <= 0 || s.k_w <= 0) {
-    return ctx.Error(
-        "strides, dilations and the filter window must be positive");
-  }
+  RETURN_IF_ERROR(ReadConvDims(ctx, depthwise, &s, &act));
   if (act == ir::Activation::kTanh || act == ir::Activation::kSignBit) {
     return ctx.Unsupported("fused TANH / SIGN_BIT on a hybrid convolution");
   }
@@ -173,15 +74,6 @@ absl::Status PrepareHybridConvCommon(OpContext& ctx, bool depthwise) {
                   : (act == ir::Activation::kReluN1To1
                          ? 1.0f
                          : std::numeric_limits<float>::max());
-  s.out_h = integer::WindowOutSize(padding, s.in_h, s.k_h, s.stride_h, s.dil_h);
-  s.out_w = integer::WindowOutSize(padding, s.in_w, s.k_w, s.stride_w, s.dil_w);
-  if (s.out_h < 0 || s.out_w < 0) {
-    return ctx.Error("the input is smaller than the filter window");
-  }
-  s.pad_top =
-      integer::WindowPadBefore(s.stride_h, s.dil_h, s.in_h, s.k_h, s.out_h);
-  s.pad_left =
-      integer::WindowPadBefore(s.stride_w, s.dil_w, s.in_w, s.k_w, s.out_w);
   std::vector<float> scales;
   RETURN_IF_ERROR(integer::ReadWeightScales(ctx, *w, "filter", s.out_c,
                                             depthwise ? 3 : 0, &scales));
@@ -259,9 +151,9 @@ absl::Status EvalHybridConvCommon(OpContext& ctx) {
   const int64_t image = s.in_h * s.in_w * s.in_c;
   for (int64_t b = 0; b < s.batch; ++b) {
     float* sf = &s.scaling[static_cast<size_t>(b)];
-    QuantizeImage(x + b * image, image, s.per_channel,
-                  s.quantized.data() + b * image, sf,
-                  &s.offsets[static_cast<size_t>(b)]);
+    integer::QuantizeHybridInput(x + b * image, image, s.per_channel,
+                                 s.quantized.data() + b * image, sf,
+                                 &s.offsets[static_cast<size_t>(b)]);
     if (!s.per_channel) *sf *= s.weight_scales[0];
   }
   struct Args {

@@ -2,8 +2,8 @@
 //
 // Shared machinery of the integer family (not part of the kernel
 // interface): reading and validating quantization parameters, TFLite's
-// fused-activation ranges and SAME/VALID window arithmetic, broadcasting
-// index plans, and scratch slots for parallel tasks.
+// fused-activation ranges, broadcasting index plans, and scratch slots for
+// parallel tasks. (Window arithmetic: window.h.)
 //
 // Every integer kernel computes each output element independently with
 // integer arithmetic (or a fixed float expression), so results never depend
@@ -25,6 +25,8 @@
 #include "ir/options.h"
 #include "numerics/fixed_point.h"
 #include "runtime/kernel.h"
+#include "runtime/kernels/parallel.h"
+#include "runtime/kernels/type_dispatch.h"
 
 namespace qforge::runtime::integer {
 
@@ -71,11 +73,28 @@ absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
                              ir::DataType out_type, const QuantInfo& out,
                              int32_t* act_min, int32_t* act_max);
 
-// TFLite's window arithmetic (ComputeOutSize / ComputePaddingWithOffset).
-int64_t WindowOutSize(ir::Padding padding, int64_t in, int64_t filter,
-                      int64_t stride, int64_t dilation);
-int64_t WindowPadBefore(int64_t stride, int64_t dilation, int64_t in,
-                        int64_t filter, int64_t out);
+// Runs fn(T{}) with T the C++ type of an activation type (int8_t, uint8_t,
+// int16_t): the per-type instantiation an eval picks. Unsupported
+// naming `what` for other types.
+template <typename Fn>
+absl::Status ForActivationType(const OpContext& ctx, ir::DataType type,
+                               absl::string_view what, const Fn& fn) {
+  if (ForTypeIn<int8_t, uint8_t, int16_t>(type, fn)) return absl::OkStatus();
+  return ctx.Unsupported(what);
+}
+
+// The per-tensor requantization of a weighted op (conv, transpose conv,
+// fully connected): zero point offsets and the fused activation's range.
+struct WeightedQuant {
+  int32_t input_offset = 0, output_offset = 0;
+  int32_t act_min = 0, act_max = 0;
+};
+// Reads the input's and output's quantization into qi, qo (int16: zero
+// point 0, as TFLite's int16x8 kernels require) and fills q from them and
+// the fused activation `act`.
+absl::Status ReadWeightedQuant(const OpContext& ctx, const RtTensor& in,
+                               const RtTensor& out, ir::Activation act,
+                               QuantInfo* qi, QuantInfo* qo, WeightedQuant* q);
 
 // Quantizes a real value for parameter checks: zp + round(x / scale).
 int32_t QuantizeReal(float x, const QuantInfo& q);
@@ -128,28 +147,18 @@ void ForEachBroadcast(const BroadcastPlan& p, int64_t begin, int64_t end,
   }
 }
 
-// Elementwise work in fixed-size chunks (boundaries depend on the size
-// alone). `fn(begin, end)` must only write outputs [begin, end).
+// Elements per chunk of elementwise work (ParallelChunks).
 inline constexpr int64_t kElementwiseChunk = 1 << 14;
+
+// f(out_index, a_index, b_index) for every output element of `plan`, in
+// chunks of kElementwiseChunk.
 template <typename F>
-void ParallelChunks(const OpContext& ctx, int64_t n, int64_t chunk,
-                    const F& fn) {
-  if (n <= 0) return;
-  const int64_t tasks = (n + chunk - 1) / chunk;
-  if (tasks == 1) {
-    fn(int64_t{0}, n);
-    return;
-  }
-  struct Args {
-    const F* fn;
-    int64_t n, chunk;
-  } args{&fn, n, chunk};
-  // One captured pointer: the std::function stays allocation-free.
-  const Args* a = &args;
-  ctx.pool().ParallelFor(tasks, [a](int64_t t) {
-    const int64_t begin = t * a->chunk;
-    (*a->fn)(begin, std::min(a->n, begin + a->chunk));
-  });
+void ParallelBroadcast(const OpContext& ctx, const BroadcastPlan& plan,
+                       const F& f) {
+  ParallelChunks(ctx, plan.num_elements, kElementwiseChunk,
+                 [&plan, &f](int64_t begin, int64_t end) {
+                   ForEachBroadcast(plan, begin, end, f);
+                 });
 }
 
 // Per-task scratch memory: `slots` buffers of `bytes` each; a running task
@@ -241,9 +250,16 @@ inline int16_t Lut16Lookup(int16_t value, const int16_t* lut) {
 
 // Checks input i exists and is one of the activation types; returns it.
 absl::Status RequireActivation(const OpContext& ctx, int i, const RtTensor** t);
+// RequireActivation for input 0, and output 0 must have its type.
+absl::Status RequireActivationInOut(OpContext& ctx, const RtTensor** in,
+                                    RtTensor** out);
 // Checks input i exists and is a constant.
 absl::Status RequireConstant(const OpContext& ctx, int i,
                              absl::string_view role, const RtTensor** t);
+// Input 1, the constant weights of a conv or fully connected op: uint8 with
+// uint8 activations (TFLite's legacy asymmetric form), int8 otherwise.
+absl::Status RequireWeights(const OpContext& ctx, ir::DataType activations,
+                            absl::string_view role, const RtTensor** w);
 
 // numerics::Requantize for a kernel's accumulator type: int32
 // accumulators round in the op's mode `r`, int64 ones (int16x8 kernels) in
@@ -269,6 +285,13 @@ inline float UnfusedMul(float a, float b) {
   volatile float p = a * b;
   return p;
 }
+
+// Quantizes one row of a hybrid kernel's float input to int8 as TFLite
+// does: PortableAsymmetricQuantizeFloats (scale and zero point from the
+// row's [min, max] widened to 0) when `asymmetric`, else
+// PortableSymmetricQuantizeFloats (scale max|x| / 127, offset 0).
+void QuantizeHybridInput(const float* x, int64_t n, bool asymmetric, int8_t* q,
+                         float* scale, int32_t* offset);
 
 }  // namespace qforge::runtime::integer
 

@@ -50,15 +50,8 @@ struct IntLstmState : KernelState {
   int64_t cells_per_task = 1, cell_tasks = 1;
 };
 
-// The layout part of prepare that differs between the two ops.
-struct Layout {
-  bool time_major = false;
-  int64_t max_time = 0, n_batch = 0, n_input = 0;
-  float cell_clip = 0.f, proj_clip = 0.f;
-};
-
 // Shared prepare: checks, TFLite's parameters, scratch, output shape.
-absl::Status PrepareCell(OpContext& ctx, const Layout& layout);
+absl::Status PrepareCell(OpContext& ctx, const LstmSequence& layout);
 // The step loop (integer_lstm.cc).
 absl::Status Eval(OpContext& ctx);
 

@@ -99,12 +99,7 @@ void Decompose(float real, int32_t* mult, int* shift) {
 
 }  // namespace
 
-absl::Status PrepareCell(OpContext& ctx, const Layout& layout) {
-  const int n_in = ctx.num_inputs();
-  if ((n_in != 20 && n_in != 24) || ctx.num_outputs() != 1) {
-    return ctx.Error(absl::StrCat("takes 20 or 24 inputs and 1 output; got ",
-                                  n_in, " and ", ctx.num_outputs()));
-  }
+absl::Status PrepareCell(OpContext& ctx, const LstmSequence& layout) {
   if (ctx.num_intermediates() == 12) {
     return ctx.Unsupported(
         "the 8x8_8 integer LSTM (12 intermediate tensors, int8 gate "
@@ -189,7 +184,8 @@ absl::Status PrepareCell(OpContext& ctx, const Layout& layout) {
     return ctx.Error(absl::StrCat("without projection the output size (", O,
                                   ") must equal the cell count (", N, ")"));
   }
-  s.use_layer_norm = n_in == 24 && ctx.input(kForgetLayerNorm) != nullptr;
+  s.use_layer_norm =
+      ctx.num_inputs() == 24 && ctx.input(kForgetLayerNorm) != nullptr;
   if (s.use_layer_norm) {
     if (s.use_cifg && ctx.input(kInputLayerNorm) != nullptr) {
       return ctx.Error(
@@ -340,11 +336,6 @@ absl::Status PrepareCell(OpContext& ctx, const Layout& layout) {
     s.proj_bias = ZeroPointTimesWeightWithBias(
         ctx.input(kProjectionWeights), ctx.input(kProjectionBias), s.hidden_zp);
   }
-  if (!(layout.cell_clip >= 0.f) || !(layout.proj_clip >= 0.f)) {
-    return ctx.Error(absl::StrCat("cell_clip (", layout.cell_clip,
-                                  ") and proj_clip (", layout.proj_clip,
-                                  ") must be >= 0"));
-  }
   if (layout.cell_clip > 0.f) {
     s.cell_clip = static_cast<int16_t>(std::min(
         std::max(layout.cell_clip / cell_q.scale, -32768.0f), 32767.0f));
@@ -363,74 +354,25 @@ absl::Status PrepareCell(OpContext& ctx, const Layout& layout) {
   const int64_t per_cell = 4 * s.n_batch * (I + O) + 1;
   s.cells_per_task = std::max<int64_t>(1, kWorkPerTask / per_cell);
   s.cell_tasks = N == 0 ? 0 : (N + s.cells_per_task - 1) / s.cells_per_task;
+  Dims out_shape = ctx.input(kInput)->shape;
+  out_shape.back() = O;
+  ctx.SetOutputShape(0, std::move(out_shape));
   ctx.set_state(std::move(state));
   return absl::OkStatus();
 }
 
 }  // namespace integer_lstm
 
-namespace {
-
-// Checks input 0 (int8 of `rank`) and returns its shape.
-absl::Status CheckInput(const OpContext& ctx, int rank, Dims* shape) {
-  const RtTensor* input = ctx.input(kInput);
-  if (input == nullptr) return ctx.Error("input 0 is missing");
-  if (input->type != ir::DataType::kInt8) {
+absl::Status PrepareIntLstm(OpContext& ctx) {
+  LstmSequence layout;
+  RETURN_IF_ERROR(ReadLstmSequence(ctx, &layout));
+  const RtTensor& input = *ctx.input(kInput);
+  if (input.type != ir::DataType::kInt8) {
     return ctx.Unsupported(absl::StrCat(
-        "input '", input->name(), "' is ", ir::DataTypeName(input->type),
+        "input '", input.name(), "' is ", ir::DataTypeName(input.type),
         "; the integer LSTM takes int8 (TFLite's 8x8_16 form)"));
   }
-  if (input->rank() != rank) {
-    return ctx.Error(absl::StrCat("input '", input->name(), "' has shape ",
-                                  DimsString(input->shape),
-                                  "; it must have rank ", rank));
-  }
-  *shape = input->shape;
-  return absl::OkStatus();
-}
-
-}  // namespace
-
-absl::Status PrepareIntUnidirectionalSequenceLstm(OpContext& ctx) {
-  const auto opts = ir::OptionsOr<ir::SequenceLstmOptions>(ctx.op().options);
-  if (opts.diagonal_recurrent_tensors) {
-    return ctx.Unsupported("diagonal_recurrent_tensors is not implemented");
-  }
-  Dims shape;
-  RETURN_IF_ERROR(CheckInput(ctx, 3, &shape));
-  integer_lstm::Layout layout;
-  layout.time_major = opts.time_major;
-  layout.max_time = opts.time_major ? shape[0] : shape[1];
-  layout.n_batch = opts.time_major ? shape[1] : shape[0];
-  layout.n_input = shape[2];
-  layout.cell_clip = opts.cell_clip;
-  layout.proj_clip = opts.proj_clip;
-  RETURN_IF_ERROR(integer_lstm::PrepareCell(ctx, layout));
-  shape.back() = ctx.state<integer_lstm::IntLstmState>()->n_output;
-  ctx.SetOutputShape(0, std::move(shape));
-  return absl::OkStatus();
-}
-
-absl::Status PrepareIntLstm(OpContext& ctx) {
-  const auto opts = ir::OptionsOr<ir::LstmOptions>(ctx.op().options);
-  if (opts.kernel_type != 0) {
-    return ctx.Unsupported(
-        "the BASIC kernel type (4 outputs) is not implemented; only FULL");
-  }
-  Dims shape;
-  RETURN_IF_ERROR(CheckInput(ctx, 2, &shape));
-  integer_lstm::Layout layout;
-  // One time step; with max_time 1 both layouts index rows the same way.
-  layout.time_major = true;
-  layout.max_time = 1;
-  layout.n_batch = shape[0];
-  layout.n_input = shape[1];
-  layout.cell_clip = opts.cell_clip;
-  layout.proj_clip = opts.proj_clip;
-  RETURN_IF_ERROR(integer_lstm::PrepareCell(ctx, layout));
-  shape.back() = ctx.state<integer_lstm::IntLstmState>()->n_output;
-  ctx.SetOutputShape(0, std::move(shape));
-  return absl::OkStatus();
+  return integer_lstm::PrepareCell(ctx, layout);
 }
 
 }  // namespace qforge::runtime

@@ -24,29 +24,20 @@ struct MinMaxState : KernelState {
 
 template <typename T>
 void RunMinMax(OpContext& ctx, const MinMaxState& s) {
-  struct Args {
-    const MinMaxState* s;
-    const T* a;
-    const T* b;
-    T* y;
-  } args{&s, ctx.input(0)->Data<T>(), ctx.input(1)->Data<T>(),
-         ctx.output(0)->Data<T>()};
-  const Args* p = &args;
-  integer::ParallelChunks(
-      ctx, s.plan.num_elements, integer::kElementwiseChunk,
-      [p](int64_t begin, int64_t end) {
-        if (p->s->is_max) {
-          integer::ForEachBroadcast(p->s->plan, begin, end,
-                                    [&](int64_t i, int64_t ia, int64_t ib) {
-                                      p->y[i] = std::max(p->a[ia], p->b[ib]);
-                                    });
-        } else {
-          integer::ForEachBroadcast(p->s->plan, begin, end,
-                                    [&](int64_t i, int64_t ia, int64_t ib) {
-                                      p->y[i] = std::min(p->a[ia], p->b[ib]);
-                                    });
-        }
-      });
+  const T* a = ctx.input(0)->Data<T>();
+  const T* b = ctx.input(1)->Data<T>();
+  T* y = ctx.output(0)->Data<T>();
+  if (s.is_max) {
+    integer::ParallelBroadcast(ctx, s.plan,
+                               [=](int64_t i, int64_t ia, int64_t ib) {
+                                 y[i] = std::max(a[ia], b[ib]);
+                               });
+  } else {
+    integer::ParallelBroadcast(ctx, s.plan,
+                               [=](int64_t i, int64_t ia, int64_t ib) {
+                                 y[i] = std::min(a[ia], b[ib]);
+                               });
+  }
 }
 
 absl::Status PrepareMinMax(OpContext& ctx, bool is_max) {
@@ -77,20 +68,9 @@ absl::Status PrepareMinMax(OpContext& ctx, bool is_max) {
 
 absl::Status EvalMinMax(OpContext& ctx) {
   const MinMaxState& s = *ctx.state<MinMaxState>();
-  switch (s.type) {
-    case ir::DataType::kInt8:
-      RunMinMax<int8_t>(ctx, s);
-      return absl::OkStatus();
-    case ir::DataType::kUInt8:
-      RunMinMax<uint8_t>(ctx, s);
-      return absl::OkStatus();
-    case ir::DataType::kInt16:
-      RunMinMax<int16_t>(ctx, s);
-      return absl::OkStatus();
-    default:
-      break;
-  }
-  return ctx.Unsupported("MAXIMUM/MINIMUM activation type");
+  return integer::ForActivationType(
+      ctx, s.type, "MAXIMUM/MINIMUM activation type",
+      [&](auto t) { RunMinMax<decltype(t)>(ctx, s); });
 }
 
 }  // namespace

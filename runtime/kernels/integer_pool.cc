@@ -20,6 +20,7 @@
 #include "base/status_macros.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_internal.h"
+#include "runtime/kernels/window.h"
 
 namespace qforge::runtime {
 namespace {
@@ -85,13 +86,8 @@ void RunPool(OpContext& ctx, const PoolState& s) {
 
 absl::Status PreparePool(OpContext& ctx, bool is_max) {
   const RtTensor* in = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &in));
-  RtTensor* out = ctx.output(0);
-  if (out->type != in->type) {
-    return ctx.Unsupported(absl::StrCat(
-        "input '", in->name(), "' is ", ir::DataTypeName(in->type),
-        " but output '", out->name(), "' is ", ir::DataTypeName(out->type)));
-  }
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivationInOut(ctx, &in, &out));
   if (in->rank() != 4) {
     return ctx.Error(absl::StrCat("input '", in->name(), "' has shape ",
                                   DimsString(in->shape), "; expected rank 4"));
@@ -114,15 +110,15 @@ absl::Status PreparePool(OpContext& ctx, bool is_max) {
                                   ") and strides (", s.stride_h, ",",
                                   s.stride_w, ") must be positive"));
   }
-  s.out_h = integer::WindowOutSize(o.padding, s.in_h, s.f_h, s.stride_h, 1);
-  s.out_w = integer::WindowOutSize(o.padding, s.in_w, s.f_w, s.stride_w, 1);
+  s.out_h = WindowOutSize(o.padding, s.in_h, s.f_h, s.stride_h, 1);
+  s.out_w = WindowOutSize(o.padding, s.in_w, s.f_w, s.stride_w, 1);
   if (s.out_h < 0 || s.out_w < 0) {
     return ctx.Error(absl::StrCat("input '", in->name(), "' ",
                                   DimsString(in->shape),
                                   " is smaller than the pooling window"));
   }
-  s.pad_top = integer::WindowPadBefore(s.stride_h, 1, s.in_h, s.f_h, s.out_h);
-  s.pad_left = integer::WindowPadBefore(s.stride_w, 1, s.in_w, s.f_w, s.out_w);
+  s.pad_top = WindowPadBefore(s.stride_h, 1, s.in_h, s.f_h, s.out_h);
+  s.pad_left = WindowPadBefore(s.stride_w, 1, s.in_w, s.f_w, s.out_w);
   // Every window must overlap the image (TFLite fails on an empty one).
   if (s.out_h > 0 && s.out_w > 0 &&
       (s.pad_top >= s.f_h || s.pad_left >= s.f_w ||
@@ -151,20 +147,9 @@ absl::Status PreparePool(OpContext& ctx, bool is_max) {
 absl::Status EvalPool(OpContext& ctx) {
   const PoolState& s = *ctx.state<PoolState>();
   if (s.batch * s.out_h * s.out_w * s.channels == 0) return absl::OkStatus();
-  switch (s.type) {
-    case ir::DataType::kInt8:
-      RunPool<int8_t>(ctx, s);
-      break;
-    case ir::DataType::kUInt8:
-      RunPool<uint8_t>(ctx, s);
-      break;
-    case ir::DataType::kInt16:
-      RunPool<int16_t>(ctx, s);
-      break;
-    default:
-      return ctx.Unsupported("pool activation type");
-  }
-  return absl::OkStatus();
+  return integer::ForActivationType(
+      ctx, s.type, "pool activation type",
+      [&](auto t) { RunPool<decltype(t)>(ctx, s); });
 }
 
 // ------------------------------------------------------------------ MEAN
@@ -235,16 +220,11 @@ absl::Status EvalIntMaxPool2D(OpContext& ctx) { return EvalPool(ctx); }
 
 absl::Status PrepareIntMean(OpContext& ctx) {
   const RtTensor* in = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &in));
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireActivationInOut(ctx, &in, &out));
   const RtTensor* axis_t = ctx.input(1);
-  RtTensor* out = ctx.output(0);
   if (axis_t == nullptr || axis_t->type != ir::DataType::kInt32) {
     return ctx.Error("axis (input 1) must be an int32 tensor");
-  }
-  if (out->type != in->type) {
-    return ctx.Unsupported(absl::StrCat(
-        "input '", in->name(), "' is ", ir::DataTypeName(in->type),
-        " but output '", out->name(), "' is ", ir::DataTypeName(out->type)));
   }
   if (in->rank() > 8) {
     return ctx.Unsupported(absl::StrCat("MEAN of rank ", in->rank()));
@@ -350,20 +330,9 @@ absl::Status EvalIntMean(OpContext& ctx) {
     std::memset(ctx.output(0)->data, 0, ctx.output(0)->bytes);
     return absl::OkStatus();
   }
-  switch (s->type) {
-    case ir::DataType::kInt8:
-      RunMean<int8_t>(ctx, *s);
-      break;
-    case ir::DataType::kUInt8:
-      RunMean<uint8_t>(ctx, *s);
-      break;
-    case ir::DataType::kInt16:
-      RunMean<int16_t>(ctx, *s);
-      break;
-    default:
-      return ctx.Unsupported("MEAN activation type");
-  }
-  return absl::OkStatus();
+  return integer::ForActivationType(
+      ctx, s->type, "MEAN activation type",
+      [&](auto t) { RunMean<decltype(t)>(ctx, *s); });
 }
 
 }  // namespace qforge::runtime

@@ -32,33 +32,23 @@ struct PreluState : KernelState {
 
 template <typename T>
 void RunPrelu(OpContext& ctx, const PreluState& s) {
-  struct Args {
-    const PreluState* s;
-    const T* x;
-    const T* alpha;
-    T* y;
-  } args{&s, ctx.input(0)->Data<T>(), ctx.input(1)->Data<T>(),
-         ctx.output(0)->Data<T>()};
-  const Args* p = &args;
-  integer::ParallelChunks(
-      ctx, s.plan.num_elements, integer::kElementwiseChunk,
-      [p](int64_t begin, int64_t end) {
-        const PreluState& s = *p->s;
-        integer::ForEachBroadcast(
-            s.plan, begin, end, [&](int64_t i, int64_t ix, int64_t ia) {
-              const int32_t x = s.in_offset + p->x[ix];
-              int32_t v;
-              if (x >= 0) {
-                v = numerics::MultiplyByQuantizedMultiplier(x, s.m1, s.s1,
-                                                            s.rounding);
-              } else {
-                const int32_t a = s.alpha_offset + p->alpha[ia];
-                v = numerics::MultiplyByQuantizedMultiplier(x * a, s.m2, s.s2,
-                                                            s.rounding);
-              }
-              p->y[i] = static_cast<T>(
-                  numerics::Clamp(v + s.out_offset, s.qmin, s.qmax));
-            });
+  const T* x_data = ctx.input(0)->Data<T>();
+  const T* alpha = ctx.input(1)->Data<T>();
+  T* y = ctx.output(0)->Data<T>();
+  integer::ParallelBroadcast(
+      ctx, s.plan, [=, &s](int64_t i, int64_t ix, int64_t ia) {
+        const int32_t x = s.in_offset + x_data[ix];
+        int32_t v;
+        if (x >= 0) {
+          v = numerics::MultiplyByQuantizedMultiplier(x, s.m1, s.s1,
+                                                      s.rounding);
+        } else {
+          const int32_t a = s.alpha_offset + alpha[ia];
+          v = numerics::MultiplyByQuantizedMultiplier(x * a, s.m2, s.s2,
+                                                      s.rounding);
+        }
+        y[i] =
+            static_cast<T>(numerics::Clamp(v + s.out_offset, s.qmin, s.qmax));
       });
 }
 

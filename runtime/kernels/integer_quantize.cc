@@ -126,28 +126,36 @@ void Requantize(const QuantizeState& s, const TIn* x, TOut* y, int64_t begin,
   }
 }
 
+// Runs fn(y, begin, end) over chunks of the output, y typed by the output
+// type (int8, uint8, int16; int32 otherwise).
+template <typename Fn>
+void ForOutputChunks(OpContext& ctx, const QuantizeState& s, const Fn& fn) {
+  void* y = ctx.output(0)->data;
+  ParallelChunks(ctx, s.size, integer::kElementwiseChunk,
+                 [&s, &fn, y](int64_t b, int64_t e) {
+                   switch (s.out_type) {
+                     case ir::DataType::kInt8:
+                       fn(static_cast<int8_t*>(y), b, e);
+                       break;
+                     case ir::DataType::kUInt8:
+                       fn(static_cast<uint8_t*>(y), b, e);
+                       break;
+                     case ir::DataType::kInt16:
+                       fn(static_cast<int16_t*>(y), b, e);
+                       break;
+                     default:
+                       fn(static_cast<int32_t*>(y), b, e);
+                       break;
+                   }
+                 });
+}
+
 template <typename TIn>
 void DispatchRequantize(OpContext& ctx, const QuantizeState& s) {
   const TIn* x = ctx.input(0)->Data<TIn>();
-  void* y = ctx.output(0)->data;
-  integer::ParallelChunks(
-      ctx, s.size, integer::kElementwiseChunk,
-      [&s, x, y](int64_t b, int64_t e) {
-        switch (s.out_type) {
-          case ir::DataType::kInt8:
-            Requantize(s, x, static_cast<int8_t*>(y), b, e);
-            break;
-          case ir::DataType::kUInt8:
-            Requantize(s, x, static_cast<uint8_t*>(y), b, e);
-            break;
-          case ir::DataType::kInt16:
-            Requantize(s, x, static_cast<int16_t*>(y), b, e);
-            break;
-          default:
-            Requantize(s, x, static_cast<int32_t*>(y), b, e);
-            break;
-        }
-      });
+  ForOutputChunks(ctx, s, [&s, x](auto* y, int64_t b, int64_t e) {
+    Requantize(s, x, y, b, e);
+  });
 }
 
 struct DequantizeState : KernelState {
@@ -160,7 +168,7 @@ template <typename TIn>
 void Dequantize(OpContext& ctx, const DequantizeState& s) {
   const TIn* x = ctx.input(0)->Data<TIn>();
   float* y = ctx.output(0)->Data<float>();
-  integer::ParallelChunks(
+  ParallelChunks(
       ctx, s.size, integer::kElementwiseChunk,
       [&s, x, y](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) {
@@ -216,25 +224,9 @@ absl::Status EvalIntQuantize(OpContext& ctx) {
   switch (s.in_type) {
     case ir::DataType::kFloat32: {
       const float* x = ctx.input(0)->Data<float>();
-      void* y = ctx.output(0)->data;
-      integer::ParallelChunks(
-          ctx, s.size, integer::kElementwiseChunk,
-          [&s, x, y](int64_t b, int64_t e) {
-            switch (s.out_type) {
-              case ir::DataType::kInt8:
-                QuantizeFloat(s, x, static_cast<int8_t*>(y), b, e);
-                break;
-              case ir::DataType::kUInt8:
-                QuantizeFloat(s, x, static_cast<uint8_t*>(y), b, e);
-                break;
-              case ir::DataType::kInt16:
-                QuantizeFloat(s, x, static_cast<int16_t*>(y), b, e);
-                break;
-              default:
-                QuantizeFloat(s, x, static_cast<int32_t*>(y), b, e);
-                break;
-            }
-          });
+      ForOutputChunks(ctx, s, [&s, x](auto* y, int64_t b, int64_t e) {
+        QuantizeFloat(s, x, y, b, e);
+      });
       return absl::OkStatus();
     }
     case ir::DataType::kInt8:

@@ -50,7 +50,7 @@ void RunResize(OpContext& ctx, const ResizeState& s) {
   const int64_t rows = int64_t{s.batches} * s.out_h;
   const int64_t row_elems = int64_t{s.out_w} * s.depth;
   const ResizeState* sp = &s;
-  integer::ParallelChunks(
+  ParallelChunks(
       ctx, rows,
       std::max<int64_t>(
           1, integer::kElementwiseChunk / std::max<int64_t>(1, row_elems)),
@@ -140,20 +140,9 @@ absl::Status PrepareIntResizeBilinear(OpContext& ctx) {
 
 absl::Status EvalIntResizeBilinear(OpContext& ctx) {
   const ResizeState& s = *ctx.state<ResizeState>();
-  switch (s.type) {
-    case ir::DataType::kInt8:
-      RunResize<int8_t>(ctx, s);
-      return absl::OkStatus();
-    case ir::DataType::kUInt8:
-      RunResize<uint8_t>(ctx, s);
-      return absl::OkStatus();
-    case ir::DataType::kInt16:
-      RunResize<int16_t>(ctx, s);
-      return absl::OkStatus();
-    default:
-      break;
-  }
-  return ctx.Unsupported("RESIZE_BILINEAR activation type");
+  return integer::ForActivationType(
+      ctx, s.type, "RESIZE_BILINEAR activation type",
+      [&](auto t) { RunResize<decltype(t)>(ctx, s); });
 }
 
 }  // namespace qforge::runtime

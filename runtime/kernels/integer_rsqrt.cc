@@ -69,17 +69,17 @@ absl::Status RunRsqrt(OpContext& ctx, const RsqrtState& s) {
     }
   }
   const RsqrtState* sp = &s;
-  integer::ParallelChunks(
-      ctx, s.size, integer::kElementwiseChunk,
-      [sp, x, y](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) {
-          if constexpr (sizeof(T) == 1) {
-            y[i] = static_cast<T>(sp->lut[static_cast<uint8_t>(x[i])]);
-          } else {
-            y[i] = integer::Lut16Lookup(x[i], sp->lut16);
-          }
-        }
-      });
+  ParallelChunks(ctx, s.size, integer::kElementwiseChunk,
+                 [sp, x, y](int64_t begin, int64_t end) {
+                   for (int64_t i = begin; i < end; ++i) {
+                     if constexpr (sizeof(T) == 1) {
+                       y[i] =
+                           static_cast<T>(sp->lut[static_cast<uint8_t>(x[i])]);
+                     } else {
+                       y[i] = integer::Lut16Lookup(x[i], sp->lut16);
+                     }
+                   }
+                 });
   return absl::OkStatus();
 }
 

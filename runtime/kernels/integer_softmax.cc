@@ -107,21 +107,16 @@ void SoftmaxRow16(const SoftmaxState& s, const int16_t* x, int16_t* y) {
 
 template <typename TIn, typename TOut>
 void RunSoftmax(OpContext& ctx, const SoftmaxState& s) {
-  struct Args {
-    const SoftmaxState* s;
-    const TIn* x;
-    TOut* y;
-  } args{&s, ctx.input(0)->Data<TIn>(), ctx.output(0)->Data<TOut>()};
-  const Args* a = &args;
+  const TIn* x = ctx.input(0)->Data<TIn>();
+  TOut* y = ctx.output(0)->Data<TOut>();
   const int64_t chunk = std::max<int64_t>(
       1, integer::kElementwiseChunk / std::max<int64_t>(1, s.depth));
-  integer::ParallelChunks(ctx, s.rows, chunk, [a](int64_t r0, int64_t r1) {
-    const SoftmaxState& s = *a->s;
+  ParallelChunks(ctx, s.rows, chunk, [&s, x, y](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       if constexpr (std::is_same_v<TIn, int16_t>) {
-        SoftmaxRow16(s, a->x + r * s.depth, a->y + r * s.depth);
+        SoftmaxRow16(s, x + r * s.depth, y + r * s.depth);
       } else {
-        SoftmaxRow8<TIn, TOut>(s, a->x + r * s.depth, a->y + r * s.depth);
+        SoftmaxRow8<TIn, TOut>(s, x + r * s.depth, y + r * s.depth);
       }
     }
   });

@@ -16,19 +16,19 @@
 #include "base/status_macros.h"
 #include "runtime/kernels/integer.h"
 #include "runtime/kernels/integer_internal.h"
+#include "runtime/kernels/window.h"
 
 namespace qforge::runtime {
 namespace {
 
 using integer::QuantInfo;
 
-struct TransposeConvState : KernelState {
+struct TransposeConvState : KernelState, integer::WeightedQuant {
   numerics::Rounding rounding = numerics::Rounding::kSingle;
   ir::DataType type = ir::DataType::kInt8;
   int64_t batch = 0, in_h = 0, in_w = 0, in_c = 0;
   int64_t out_h = 0, out_w = 0, out_c = 0, k_h = 0, k_w = 0;
   int64_t stride_h = 1, stride_w = 1, pad_top = 0, pad_left = 0;
-  int32_t input_offset = 0, output_offset = 0, act_min = 0, act_max = 0;
   std::vector<int32_t> multiplier;
   std::vector<int> shift;
 };
@@ -157,22 +157,16 @@ absl::Status PrepareIntTransposeConv(OpContext& ctx) {
                                   ") must be positive"));
   }
   const int64_t conv_out_h =
-      integer::WindowOutSize(o.padding, s.out_h, s.k_h, s.stride_h, 1);
+      WindowOutSize(o.padding, s.out_h, s.k_h, s.stride_h, 1);
   const int64_t conv_out_w =
-      integer::WindowOutSize(o.padding, s.out_w, s.k_w, s.stride_w, 1);
-  s.pad_top =
-      integer::WindowPadBefore(s.stride_h, 1, s.out_h, s.k_h, conv_out_h);
-  s.pad_left =
-      integer::WindowPadBefore(s.stride_w, 1, s.out_w, s.k_w, conv_out_w);
+      WindowOutSize(o.padding, s.out_w, s.k_w, s.stride_w, 1);
+  s.pad_top = WindowPadBefore(s.stride_h, 1, s.out_h, s.k_h, conv_out_h);
+  s.pad_left = WindowPadBefore(s.stride_w, 1, s.out_w, s.k_w, conv_out_w);
 
   const bool is_int16 = in->type == ir::DataType::kInt16;
   QuantInfo qi, qo;
-  RETURN_IF_ERROR(integer::ReadQuant(ctx, *in, "input", &qi, is_int16));
-  RETURN_IF_ERROR(integer::ReadQuant(ctx, *out, "output", &qo, is_int16));
-  s.input_offset = -qi.zero_point;
-  s.output_offset = qo.zero_point;
-  RETURN_IF_ERROR(integer::ActivationRange(ctx, o.activation, out->type, qo,
-                                           &s.act_min, &s.act_max));
+  RETURN_IF_ERROR(
+      integer::ReadWeightedQuant(ctx, *in, *out, o.activation, &qi, &qo, &s));
   std::vector<float> wscales;
   RETURN_IF_ERROR(
       integer::ReadWeightScales(ctx, *w, "weights", s.out_c, 0, &wscales));

@@ -1,7 +1,69 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "runtime/kernels/lstm_tensors.h"
 
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+
 namespace qforge::runtime {
+namespace {
+
+// The parts both ops' options share (same field names), and input 0's rank.
+template <typename Options>
+absl::Status ReadCommon(const OpContext& ctx, const Options& opts, int rank,
+                        LstmSequence* seq) {
+  if (!(opts.cell_clip >= 0.f) || !(opts.proj_clip >= 0.f)) {
+    return ctx.Error(absl::StrCat("cell_clip (", opts.cell_clip,
+                                  ") and proj_clip (", opts.proj_clip,
+                                  ") must be >= 0"));
+  }
+  const RtTensor* input = ctx.input(kInput);
+  if (input == nullptr) return ctx.Error("input 0 is missing");
+  if (input->rank() != rank) {
+    return ctx.Error(absl::StrCat("input '", input->name(), "' has shape ",
+                                  DimsString(input->shape),
+                                  "; it must have rank ", rank));
+  }
+  const int n_in = ctx.num_inputs();
+  if ((n_in != 20 && n_in != 24) || ctx.num_outputs() != 1) {
+    return ctx.Error(absl::StrCat("takes 20 or 24 inputs and 1 output; got ",
+                                  n_in, " and ", ctx.num_outputs()));
+  }
+  seq->activation = opts.activation;
+  seq->cell_clip = opts.cell_clip;
+  seq->proj_clip = opts.proj_clip;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ReadLstmSequence(const OpContext& ctx, LstmSequence* seq) {
+  if (ctx.op().kind == ir::OpKind::kLstm) {
+    const auto opts = ir::OptionsOr<ir::LstmOptions>(ctx.op().options);
+    if (opts.kernel_type != 0) {
+      return ctx.Unsupported(
+          "the BASIC kernel type (4 outputs) is not implemented; only FULL");
+    }
+    RETURN_IF_ERROR(ReadCommon(ctx, opts, 2, seq));
+    const RtTensor& input = *ctx.input(kInput);
+    // One time step; with max_time 1 both layouts index rows the same way.
+    seq->time_major = true;
+    seq->max_time = 1;
+    seq->n_batch = input.dim(0);
+    seq->n_input = input.dim(1);
+    return absl::OkStatus();
+  }
+  const auto opts = ir::OptionsOr<ir::SequenceLstmOptions>(ctx.op().options);
+  if (opts.diagonal_recurrent_tensors) {
+    return ctx.Unsupported("diagonal_recurrent_tensors is not implemented");
+  }
+  RETURN_IF_ERROR(ReadCommon(ctx, opts, 3, seq));
+  const RtTensor& input = *ctx.input(kInput);
+  seq->time_major = opts.time_major;
+  seq->max_time = opts.time_major ? input.dim(0) : input.dim(1);
+  seq->n_batch = opts.time_major ? input.dim(1) : input.dim(0);
+  seq->n_input = input.dim(2);
+  return absl::OkStatus();
+}
 
 absl::StatusOr<LstmCellSize> ReadLstmCellSize(const OpContext& ctx) {
   const RtTensor* w_io = ctx.input(kInputToOutput);

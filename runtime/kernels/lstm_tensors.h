@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "ir/options.h"
 #include "runtime/kernel.h"
 
 namespace qforge::runtime {
@@ -62,6 +63,21 @@ struct LstmCellSize {
 // The cell and output sizes, from the input-to-output [n_cell, n_input] and
 // recurrent-to-output [n_cell, n_output] weights, which must be present.
 absl::StatusOr<LstmCellSize> ReadLstmCellSize(const OpContext& ctx);
+
+// What UNIDIRECTIONAL_SEQUENCE_LSTM (input [batch, time, input]; [time,
+// batch, input] when time_major) and LSTM (FULL kernel type: one step,
+// input [batch, input]) differ in: their options and the input layout.
+struct LstmSequence {
+  ir::Activation activation = ir::Activation::kTanh;
+  float cell_clip = 0.f, proj_clip = 0.f;
+  bool time_major = false;
+  int64_t max_time = 0, n_batch = 0, n_input = 0;
+};
+// Reads it from the op's options and input 0 (whose element type the
+// kernel checks), after checking the options (clips >= 0; no diagonal
+// recurrent tensors, no BASIC kernel type), the rank of input 0 and the
+// tensor counts (20 or 24 inputs, 1 output).
+absl::Status ReadLstmSequence(const OpContext& ctx, LstmSequence* seq);
 
 }  // namespace qforge::runtime
 

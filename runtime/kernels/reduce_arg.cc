@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "runtime/kernels/reduce.h"
+#include "runtime/kernels/type_dispatch.h"
 
 namespace qforge::runtime {
 namespace {
@@ -34,6 +35,61 @@ bool IsSelectableType(ir::DataType t) {
   return t == ir::DataType::kFloat32 || t == ir::DataType::kInt32 ||
          t == ir::DataType::kInt64 || t == ir::DataType::kInt8 ||
          t == ir::DataType::kUInt8 || t == ir::DataType::kInt16;
+}
+
+// Input 0 (present) has a selectable type and rank >= 1.
+absl::Status CheckSelectableInput(const OpContext& ctx) {
+  const RtTensor& input = *ctx.input(0);
+  if (!IsSelectableType(input.type)) {
+    return ctx.Unsupported(absl::StrCat("input '", input.name(), "' is ",
+                                        ir::DataTypeName(input.type)));
+  }
+  if (input.rank() < 1) {
+    return ctx.Error(absl::StrCat("input '", input.name(),
+                                  "' is a scalar; it needs rank >= 1"));
+  }
+  return absl::OkStatus();
+}
+
+// Runs fn(T{}) for input 0's element type T (a selectable type).
+template <typename Fn>
+absl::Status ForSelectableType(const OpContext& ctx, const Fn& fn) {
+  const ir::DataType type = ctx.input(0)->type;
+  if (ForTypeIn<float, int32_t, int64_t, int8_t, uint8_t, int16_t>(type, fn)) {
+    return absl::OkStatus();
+  }
+  return ctx.Unsupported(absl::StrCat("input type ", ir::DataTypeName(type)));
+}
+
+// ARG_MAX, ARG_MIN and TOPK_V2 plan from input 1's value (axis, k):
+// prepare plans when it is known, else marks the op data-dependent, and
+// eval plans then. Every output gets the planned shape.
+template <typename Plan, typename PlanFn>
+absl::Status PrepareWithPlan(OpContext& ctx, PlanFn plan_fn) {
+  Plan* plan = ctx.StateOrNew<Plan>();
+  plan->ready = false;
+  if (!ctx.input(1)->is_constant) ctx.SetShapeDependsOnData();
+  if (!ctx.InputValueKnown(1)) return absl::OkStatus();
+  Dims out_shape;
+  RETURN_IF_ERROR(plan_fn(ctx, plan, &out_shape));
+  for (int o = 0; o < ctx.num_outputs(); ++o) {
+    ctx.SetOutputShape(o, out_shape);
+  }
+  return absl::OkStatus();
+}
+template <typename Plan, typename PlanFn>
+absl::StatusOr<Plan*> ReadyPlan(OpContext& ctx, PlanFn plan_fn) {
+  Plan* plan = ctx.state<Plan>();
+  if (plan == nullptr) return ctx.Error("eval before prepare");
+  if (!plan->ready) {
+    Dims out_shape;
+    RETURN_IF_ERROR(plan_fn(ctx, plan, &out_shape));
+    for (int o = 0; o < ctx.num_outputs(); ++o) {
+      RETURN_IF_ERROR(ctx.ResizeOutput(o, out_shape));
+    }
+    plan->ready = false;
+  }
+  return plan;
 }
 
 // Reads the single integer of `t` (int32 or int64).
@@ -95,15 +151,7 @@ absl::Status PrepareArg(OpContext& ctx, bool is_max) {
       ctx.input(0) == nullptr || ctx.input(1) == nullptr) {
     return ctx.Error(absl::StrCat(name, " takes 2 inputs and 1 output"));
   }
-  const RtTensor& input = *ctx.input(0);
-  if (!IsSelectableType(input.type)) {
-    return ctx.Unsupported(absl::StrCat("input '", input.name(), "' is ",
-                                        ir::DataTypeName(input.type)));
-  }
-  if (input.rank() < 1) {
-    return ctx.Error(absl::StrCat("input '", input.name(),
-                                  "' is a scalar; it needs rank >= 1"));
-  }
+  RETURN_IF_ERROR(CheckSelectableInput(ctx));
   const ir::DataType out_type = ctx.output(0)->type;
   if (!IsIndexType(out_type)) {
     return ctx.Error(absl::StrCat("output '", ctx.output(0)->name(), "' is ",
@@ -126,17 +174,7 @@ absl::Status PrepareArg(OpContext& ctx, bool is_max) {
                                   ir::DataTypeName(ctx.input(1)->type),
                                   "; it must be int32 or int64"));
   }
-  if (ctx.state<ArgPlan>() == nullptr) {
-    ctx.set_state(std::make_unique<ArgPlan>());
-  }
-  ArgPlan* plan = ctx.state<ArgPlan>();
-  plan->ready = false;
-  if (!ctx.input(1)->is_constant) ctx.SetShapeDependsOnData();
-  if (!ctx.InputValueKnown(1)) return absl::OkStatus();
-  Dims out_shape;
-  RETURN_IF_ERROR(PlanArg(ctx, plan, &out_shape));
-  ctx.SetOutputShape(0, std::move(out_shape));
-  return absl::OkStatus();
+  return PrepareWithPlan<ArgPlan>(ctx, PlanArg);
 }
 
 struct ArgArgs {
@@ -206,38 +244,9 @@ void RunArgIndex(OpContext& ctx, const ArgPlan& plan, bool is_max) {
 }
 
 absl::Status EvalArg(OpContext& ctx, bool is_max) {
-  ArgPlan* plan = ctx.state<ArgPlan>();
-  if (plan == nullptr) return ctx.Error("eval before prepare");
-  if (!plan->ready) {
-    Dims out_shape;
-    RETURN_IF_ERROR(PlanArg(ctx, plan, &out_shape));
-    RETURN_IF_ERROR(ctx.ResizeOutput(0, std::move(out_shape)));
-    plan->ready = false;
-  }
-  switch (ctx.input(0)->type) {
-    case ir::DataType::kFloat32:
-      RunArgIndex<float>(ctx, *plan, is_max);
-      break;
-    case ir::DataType::kInt32:
-      RunArgIndex<int32_t>(ctx, *plan, is_max);
-      break;
-    case ir::DataType::kInt64:
-      RunArgIndex<int64_t>(ctx, *plan, is_max);
-      break;
-    case ir::DataType::kInt8:
-      RunArgIndex<int8_t>(ctx, *plan, is_max);
-      break;
-    case ir::DataType::kUInt8:
-      RunArgIndex<uint8_t>(ctx, *plan, is_max);
-      break;
-    case ir::DataType::kInt16:
-      RunArgIndex<int16_t>(ctx, *plan, is_max);
-      break;
-    default:
-      return ctx.Unsupported(
-          absl::StrCat("input type ", ir::DataTypeName(ctx.input(0)->type)));
-  }
-  return absl::OkStatus();
+  ASSIGN_OR_RETURN(ArgPlan* const plan, ReadyPlan<ArgPlan>(ctx, PlanArg));
+  return ForSelectableType(
+      ctx, [&](auto t) { RunArgIndex<decltype(t)>(ctx, *plan, is_max); });
 }
 
 // --------------------------------------------------------------------- TOPK_V2
@@ -354,15 +363,8 @@ absl::Status PrepareTopKV2(OpContext& ctx) {
       ctx.input(0) == nullptr || ctx.input(1) == nullptr) {
     return ctx.Error("TOPK_V2 takes 2 inputs (data, k) and 2 outputs");
   }
+  RETURN_IF_ERROR(CheckSelectableInput(ctx));
   const RtTensor& input = *ctx.input(0);
-  if (!IsSelectableType(input.type)) {
-    return ctx.Unsupported(absl::StrCat("input '", input.name(), "' is ",
-                                        ir::DataTypeName(input.type)));
-  }
-  if (input.rank() < 1) {
-    return ctx.Error(absl::StrCat("input '", input.name(),
-                                  "' is a scalar; it needs rank >= 1"));
-  }
   if (ctx.output(0)->type != input.type) {
     return ctx.Error(absl::StrCat(
         "values output '", ctx.output(0)->name(), "' is ",
@@ -379,54 +381,13 @@ absl::Status PrepareTopKV2(OpContext& ctx) {
                                   ir::DataTypeName(ctx.input(1)->type),
                                   "; it must be int32"));
   }
-  if (ctx.state<TopKPlan>() == nullptr) {
-    ctx.set_state(std::make_unique<TopKPlan>());
-  }
-  TopKPlan* plan = ctx.state<TopKPlan>();
-  plan->ready = false;
-  if (!ctx.input(1)->is_constant) ctx.SetShapeDependsOnData();
-  if (!ctx.InputValueKnown(1)) return absl::OkStatus();
-  Dims out_shape;
-  RETURN_IF_ERROR(PlanTopK(ctx, plan, &out_shape));
-  ctx.SetOutputShape(0, out_shape);
-  ctx.SetOutputShape(1, std::move(out_shape));
-  return absl::OkStatus();
+  return PrepareWithPlan<TopKPlan>(ctx, PlanTopK);
 }
 
 absl::Status EvalTopKV2(OpContext& ctx) {
-  TopKPlan* plan = ctx.state<TopKPlan>();
-  if (plan == nullptr) return ctx.Error("eval before prepare");
-  if (!plan->ready) {
-    Dims out_shape;
-    RETURN_IF_ERROR(PlanTopK(ctx, plan, &out_shape));
-    RETURN_IF_ERROR(ctx.ResizeOutput(0, out_shape));
-    RETURN_IF_ERROR(ctx.ResizeOutput(1, std::move(out_shape)));
-    plan->ready = false;
-  }
-  switch (ctx.input(0)->type) {
-    case ir::DataType::kFloat32:
-      RunTopK<float>(ctx, plan);
-      break;
-    case ir::DataType::kInt32:
-      RunTopK<int32_t>(ctx, plan);
-      break;
-    case ir::DataType::kInt64:
-      RunTopK<int64_t>(ctx, plan);
-      break;
-    case ir::DataType::kInt8:
-      RunTopK<int8_t>(ctx, plan);
-      break;
-    case ir::DataType::kUInt8:
-      RunTopK<uint8_t>(ctx, plan);
-      break;
-    case ir::DataType::kInt16:
-      RunTopK<int16_t>(ctx, plan);
-      break;
-    default:
-      return ctx.Unsupported(
-          absl::StrCat("input type ", ir::DataTypeName(ctx.input(0)->type)));
-  }
-  return absl::OkStatus();
+  ASSIGN_OR_RETURN(TopKPlan* const plan, ReadyPlan<TopKPlan>(ctx, PlanTopK));
+  return ForSelectableType(ctx,
+                           [&](auto t) { RunTopK<decltype(t)>(ctx, plan); });
 }
 
 absl::Status PrepareArgMax(OpContext& ctx) { return PrepareArg(ctx, true); }

@@ -210,10 +210,7 @@ absl::Status PrepareReduce(OpContext& ctx, ReduceKind kind) {
                                   ir::DataTypeName(axes->type),
                                   "; it must be int32 or int64"));
   }
-  if (ctx.state<ReducePlan>() == nullptr) {
-    ctx.set_state(std::make_unique<ReducePlan>());
-  }
-  ReducePlan* plan = ctx.state<ReducePlan>();
+  ReducePlan* plan = ctx.StateOrNew<ReducePlan>();
   plan->ready = false;
   if (!axes->is_constant) ctx.SetShapeDependsOnData();
   if (!ctx.InputValueKnown(1)) return absl::OkStatus();

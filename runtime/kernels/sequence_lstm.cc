@@ -93,24 +93,6 @@ absl::Status CheckWeight(const OpContext& ctx, int i, absl::string_view role,
   return absl::OkStatus();
 }
 
-float ApplyActivation(ir::Activation act, float x) {
-  switch (act) {
-    case ir::Activation::kNone:
-      return x;
-    case ir::Activation::kRelu:
-      return std::max(0.f, x);
-    case ir::Activation::kReluN1To1:
-      return std::max(-1.f, std::min(x, 1.f));
-    case ir::Activation::kRelu6:
-      return std::max(0.f, std::min(x, 6.f));
-    case ir::Activation::kTanh:
-      return std::tanh(x);
-    case ir::Activation::kSignBit:
-      return std::signbit(x) ? 1.f : 0.f;
-  }
-  return x;
-}
-
 inline float Sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
 
 inline float Dot(const float* a, const float* b, int64_t n) {
@@ -197,7 +179,8 @@ void FinishGate(const StepArgs& a, int g, int64_t b) {
     for (int64_t j = 0; j < N; ++j) v[j] = v[j] * a.ln[g][j] + a.bias[g][j];
   }
   if (g == kGateCell) {
-    for (int64_t j = 0; j < N; ++j) v[j] = ApplyActivation(s.activation, v[j]);
+    for (int64_t j = 0; j < N; ++j)
+      v[j] = sequence::ApplyActivation(s.activation, v[j]);
   } else {
     for (int64_t j = 0; j < N; ++j) v[j] = Sigmoid(v[j]);
   }
@@ -228,7 +211,7 @@ void UpdateCell(const StepArgs& a, int64_t b) {
   FinishGate(a, kGateOutput, b);
   float* m = s.hidden.data() + b * N;
   for (int64_t j = 0; j < N; ++j)
-    m[j] = og[j] * ApplyActivation(s.activation, c[j]);
+    m[j] = og[j] * sequence::ApplyActivation(s.activation, c[j]);
 }
 
 // Phase 3 for output units [k0, k1): projection into the output state.
@@ -248,51 +231,8 @@ void Project(const StepArgs& a, int64_t k0, int64_t k1) {
   }
 }
 
-// What the two ops' prepares differ in: the options and the input layout.
-struct LstmLayout {
-  ir::Activation activation = ir::Activation::kTanh;
-  float cell_clip = 0.f, proj_clip = 0.f;
-  bool time_major = false;
-  int64_t max_time = 0, n_batch = 0, n_input = 0;
-  Dims output_shape;  // its last dim is set to the output size here
-};
-
-// The layout's options part from either op's options (same field names),
-// after checking the clips and that input 0 is float32 of rank `rank`.
-template <typename Options>
-absl::Status StartLayout(const OpContext& ctx, const Options& opts, int rank,
-                         LstmLayout* layout) {
-  if (!(opts.cell_clip >= 0.f) || !(opts.proj_clip >= 0.f)) {
-    return ctx.Error(absl::StrCat("cell_clip (", opts.cell_clip,
-                                  ") and proj_clip (", opts.proj_clip,
-                                  ") must be >= 0"));
-  }
-  const RtTensor* input = ctx.input(kInput);
-  if (input == nullptr) return ctx.Error("input 0 is missing");
-  if (input->type != ir::DataType::kFloat32) {
-    return ctx.Unsupported(absl::StrCat("input '", input->name(), "' is ",
-                                        ir::DataTypeName(input->type),
-                                        "; this kernel takes float32"));
-  }
-  if (input->rank() != rank) {
-    return ctx.Error(absl::StrCat("input '", input->name(), "' has shape ",
-                                  DimsString(input->shape),
-                                  "; it must have rank ", rank));
-  }
-  layout->activation = opts.activation;
-  layout->cell_clip = opts.cell_clip;
-  layout->proj_clip = opts.proj_clip;
-  layout->output_shape = input->shape;
-  return absl::OkStatus();
-}
-
 // Shared prepare: weights, states, scratch, task split, output shape.
-absl::Status PrepareLstmCell(OpContext& ctx, const LstmLayout& layout) {
-  const int n_in = ctx.num_inputs();
-  if ((n_in != 20 && n_in != 24) || ctx.num_outputs() != 1) {
-    return ctx.Error(absl::StrCat("takes 20 or 24 inputs and 1 output; got ",
-                                  n_in, " and ", ctx.num_outputs()));
-  }
+absl::Status PrepareLstmCell(OpContext& ctx, const LstmSequence& layout) {
   ASSIGN_OR_RETURN(const LstmCellSize size, ReadLstmCellSize(ctx));
   auto state = std::make_unique<LstmState>();
   LstmState& s = *state;
@@ -368,7 +308,8 @@ absl::Status PrepareLstmCell(OpContext& ctx, const LstmLayout& layout) {
     return ctx.Error(absl::StrCat("without projection the output size (", O,
                                   ") must equal the cell count (", N, ")"));
   }
-  s.use_layer_norm = n_in == 24 && ctx.input(kForgetLayerNorm) != nullptr;
+  s.use_layer_norm =
+      ctx.num_inputs() == 24 && ctx.input(kForgetLayerNorm) != nullptr;
   if (s.use_layer_norm) {
     if (s.use_cifg) {
       if (ctx.input(kInputLayerNorm) != nullptr) {
@@ -425,7 +366,7 @@ absl::Status PrepareLstmCell(OpContext& ctx, const LstmLayout& layout) {
   s.outputs_per_task = std::max<int64_t>(1, kWorkPerTask / per_output);
   s.output_tasks =
       O == 0 ? 0 : (O + s.outputs_per_task - 1) / s.outputs_per_task;
-  Dims out_shape = layout.output_shape;
+  Dims out_shape = ctx.input(kInput)->shape;
   out_shape.back() = O;
   ctx.SetOutputShape(0, std::move(out_shape));
   ctx.set_state(std::move(state));
@@ -434,35 +375,15 @@ absl::Status PrepareLstmCell(OpContext& ctx, const LstmLayout& layout) {
 
 }  // namespace
 
-absl::Status PrepareUnidirectionalSequenceLstm(OpContext& ctx) {
-  const auto opts = ir::OptionsOr<ir::SequenceLstmOptions>(ctx.op().options);
-  if (opts.diagonal_recurrent_tensors) {
-    return ctx.Unsupported("diagonal_recurrent_tensors is not implemented");
-  }
-  LstmLayout layout;
-  RETURN_IF_ERROR(StartLayout(ctx, opts, 3, &layout));
+absl::Status PrepareLstmFloat(OpContext& ctx) {
+  LstmSequence layout;
+  RETURN_IF_ERROR(ReadLstmSequence(ctx, &layout));
   const RtTensor& input = *ctx.input(kInput);
-  layout.time_major = opts.time_major;
-  layout.max_time = opts.time_major ? input.dim(0) : input.dim(1);
-  layout.n_batch = opts.time_major ? input.dim(1) : input.dim(0);
-  layout.n_input = input.dim(2);
-  return PrepareLstmCell(ctx, layout);
-}
-
-absl::Status PrepareLstm(OpContext& ctx) {
-  const auto opts = ir::OptionsOr<ir::LstmOptions>(ctx.op().options);
-  if (opts.kernel_type != 0) {
-    return ctx.Unsupported(
-        "the BASIC kernel type (4 outputs) is not implemented; only FULL");
+  if (input.type != ir::DataType::kFloat32) {
+    return ctx.Unsupported(absl::StrCat("input '", input.name(), "' is ",
+                                        ir::DataTypeName(input.type),
+                                        "; this kernel takes float32"));
   }
-  LstmLayout layout;
-  RETURN_IF_ERROR(StartLayout(ctx, opts, 2, &layout));
-  const RtTensor& input = *ctx.input(kInput);
-  // One time step; with max_time 1 both layouts index rows the same way.
-  layout.time_major = true;
-  layout.max_time = 1;
-  layout.n_batch = input.dim(0);
-  layout.n_input = input.dim(1);
   return PrepareLstmCell(ctx, layout);
 }
 

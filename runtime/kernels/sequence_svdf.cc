@@ -38,24 +38,6 @@ struct SvdfState : KernelState {
   std::vector<float> scratch;  // [B, F]
 };
 
-float Activate(ir::Activation act, float x) {
-  switch (act) {
-    case ir::Activation::kNone:
-      return x;
-    case ir::Activation::kRelu:
-      return std::max(0.f, x);
-    case ir::Activation::kReluN1To1:
-      return std::max(-1.f, std::min(x, 1.f));
-    case ir::Activation::kRelu6:
-      return std::max(0.f, std::min(x, 6.f));
-    case ir::Activation::kTanh:
-      return std::tanh(x);
-    case ir::Activation::kSignBit:
-      return std::signbit(x) ? 1.f : 0.f;
-  }
-  return x;
-}
-
 }  // namespace
 
 absl::Status PrepareSvdf(OpContext& ctx) {
@@ -122,7 +104,7 @@ absl::Status EvalSvdfFloat(OpContext& ctx) {
       float sum = 0.f;
       for (int64_t r = 0; r < s.rank; ++r) sum += v[r];
       if (bias != nullptr) sum += bias[u];
-      out[b * s.units + u] = Activate(st->activation, sum);
+      out[b * s.units + u] = sequence::ApplyActivation(st->activation, sum);
     }
   }
   return absl::OkStatus();

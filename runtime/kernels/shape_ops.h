@@ -1,12 +1,19 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Kernel family: shape_ops (named by the op table, ir/ops.def).
-// Data movement and shape arithmetic: RESHAPE, SQUEEZE, EXPAND_DIMS, SHAPE,
-// BROADCAST_ARGS, TRANSPOSE, REVERSE_V2, TILE, BROADCAST_TO, CONCATENATION,
-// PACK, UNPACK, SPLIT, SPLIT_V, SLICE, STRIDED_SLICE, PAD, PADV2, MIRROR_PAD,
-// GATHER, GATHER_ND, SCATTER_ND, DYNAMIC_UPDATE_SLICE, EMBEDDING_LOOKUP,
-// RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR, DEPTH_TO_SPACE,
-// SPACE_TO_DEPTH, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, DENSIFY.
+// Kernel family: shape_ops (named by the op table, ir/ops.def; the functions
+// are declared from it, kernel_functions.h). Data movement and shape
+// arithmetic:
+//   shape_ops_reshape.cc  RESHAPE, SQUEEZE, EXPAND_DIMS, SHAPE, BROADCAST_ARGS
+//   shape_ops_permute.cc  TRANSPOSE, REVERSE_V2, TILE, BROADCAST_TO
+//   shape_ops_concat.cc   CONCATENATION, PACK, UNPACK, SPLIT, SPLIT_V
+//   shape_ops_slice.cc    SLICE, STRIDED_SLICE
+//   shape_ops_pad.cc      PAD, PADV2, MIRROR_PAD
+//   shape_ops_gather.cc   GATHER, GATHER_ND
+//   shape_ops_scatter.cc  SCATTER_ND, DYNAMIC_UPDATE_SLICE, EMBEDDING_LOOKUP
+//   shape_ops_resize.cc   RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR
+//   shape_ops_space.cc    DEPTH_TO_SPACE, SPACE_TO_DEPTH, SPACE_TO_BATCH_ND,
+//                         BATCH_TO_SPACE_ND
+//   shape_ops_densify.cc  DENSIFY
 //
 // Every op that only moves elements works for any fixed-size element type of
 // at least one byte (float32, float16, int8/16/32/64, uint8, bool, ...): it
@@ -25,87 +32,12 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "base/status_macros.h"
 #include "runtime/kernel.h"
+#include "runtime/kernels/kernel_functions.h"
+#include "runtime/kernels/parallel.h"
 
 namespace qforge::runtime {
-
-// shape_ops_reshape.cc
-absl::Status PrepareReshape(OpContext& ctx);
-absl::Status EvalReshape(OpContext& ctx);
-absl::Status PrepareSqueeze(OpContext& ctx);
-absl::Status EvalSqueeze(OpContext& ctx);
-absl::Status PrepareExpandDims(OpContext& ctx);
-absl::Status EvalExpandDims(OpContext& ctx);
-absl::Status PrepareShape(OpContext& ctx);
-absl::Status EvalShape(OpContext& ctx);
-absl::Status PrepareBroadcastArgs(OpContext& ctx);
-absl::Status EvalBroadcastArgs(OpContext& ctx);
-
-// shape_ops_permute.cc
-absl::Status PrepareTranspose(OpContext& ctx);
-absl::Status EvalTranspose(OpContext& ctx);
-absl::Status PrepareReverseV2(OpContext& ctx);
-absl::Status EvalReverseV2(OpContext& ctx);
-absl::Status PrepareTile(OpContext& ctx);
-absl::Status EvalTile(OpContext& ctx);
-absl::Status PrepareBroadcastTo(OpContext& ctx);
-absl::Status EvalBroadcastTo(OpContext& ctx);
-
-// shape_ops_concat.cc
-absl::Status PrepareConcatenation(OpContext& ctx);
-absl::Status EvalConcatenation(OpContext& ctx);
-absl::Status PreparePack(OpContext& ctx);
-absl::Status EvalPack(OpContext& ctx);
-absl::Status PrepareUnpack(OpContext& ctx);
-absl::Status EvalUnpack(OpContext& ctx);
-absl::Status PrepareSplit(OpContext& ctx);
-absl::Status EvalSplit(OpContext& ctx);
-absl::Status PrepareSplitV(OpContext& ctx);
-absl::Status EvalSplitV(OpContext& ctx);
-
-// shape_ops_slice.cc
-absl::Status PrepareSlice(OpContext& ctx);
-absl::Status EvalSlice(OpContext& ctx);
-absl::Status PrepareStridedSlice(OpContext& ctx);
-absl::Status EvalStridedSlice(OpContext& ctx);
-
-// shape_ops_pad.cc
-absl::Status PreparePad(OpContext& ctx);
-absl::Status EvalPad(OpContext& ctx);
-absl::Status PrepareMirrorPad(OpContext& ctx);
-absl::Status EvalMirrorPad(OpContext& ctx);
-
-// shape_ops_gather.cc
-absl::Status PrepareGather(OpContext& ctx);
-absl::Status EvalGather(OpContext& ctx);
-absl::Status PrepareGatherNd(OpContext& ctx);
-absl::Status EvalGatherNd(OpContext& ctx);
-
-// shape_ops_scatter.cc
-absl::Status PrepareScatterNd(OpContext& ctx);
-absl::Status EvalScatterNd(OpContext& ctx);
-absl::Status PrepareDynamicUpdateSlice(OpContext& ctx);
-absl::Status EvalDynamicUpdateSlice(OpContext& ctx);
-absl::Status PrepareEmbeddingLookup(OpContext& ctx);
-absl::Status EvalEmbeddingLookup(OpContext& ctx);
-// shape_ops_resize.cc
-absl::Status PrepareResize(OpContext& ctx);
-absl::Status EvalResizeBilinear(OpContext& ctx);
-absl::Status EvalResizeNearestNeighbor(OpContext& ctx);
-
-// shape_ops_space.cc
-absl::Status PrepareDepthToSpace(OpContext& ctx);
-absl::Status EvalDepthToSpace(OpContext& ctx);
-absl::Status PrepareSpaceToDepth(OpContext& ctx);
-absl::Status EvalSpaceToDepth(OpContext& ctx);
-absl::Status PrepareSpaceToBatchNd(OpContext& ctx);
-absl::Status EvalSpaceToBatchNd(OpContext& ctx);
-absl::Status PrepareBatchToSpaceNd(OpContext& ctx);
-absl::Status EvalBatchToSpaceNd(OpContext& ctx);
-
-// shape_ops_densify.cc
-absl::Status PrepareDensify(OpContext& ctx);
-absl::Status EvalDensify(OpContext& ctx);
 
 // Helpers shared by the shape_ops_*.cc files (shape_ops_common.cc).
 namespace shape_ops {
@@ -126,6 +58,11 @@ absl::Status ElementBytes(const OpContext& ctx, const RtTensor& t,
 
 // Output `o` must have input `i`'s element type (data movement ops).
 absl::Status ExpectSameType(const OpContext& ctx, int i, int o);
+
+// Checks of an op that moves input 0's elements into output 0: input 0 is
+// present with a whole number of bytes per element (`elem_bytes`, may be
+// nullptr), and output 0 has its type.
+absl::Status CheckMoveOp(const OpContext& ctx, size_t* elem_bytes);
 
 // Input i must be int32 or int64 (`what`: "shape", "axis", ...).
 absl::Status ExpectIndexType(const OpContext& ctx, int i,
@@ -183,27 +120,19 @@ struct AffineView {
 void AffineCopy(const OpContext& ctx, const AffineView& view, const uint8_t* in,
                 uint8_t* out, size_t elem_bytes);
 
-// Runs fn(begin, end) over [0, n) in tasks of `grain` items (boundaries
-// depend on n and grain only).
-template <typename Fn>
-void ParallelRange(const OpContext& ctx, int64_t n, int64_t grain,
-                   const Fn& fn) {
-  if (grain < 1) grain = 1;
-  const int64_t tasks = (n + grain - 1) / grain;
-  if (tasks <= 1 || ctx.pool().num_threads() <= 1) {
-    if (n > 0) fn(int64_t{0}, n);
-    return;
-  }
-  struct Job {
-    const Fn* fn;
-    int64_t n, grain;
-  } job{&fn, n, grain};
-  const Job* j = &job;
-  ctx.pool().ParallelFor(tasks, [j](int64_t t) {
-    const int64_t begin = t * j->grain;
-    const int64_t end = begin + j->grain < j->n ? begin + j->grain : j->n;
-    (*j->fn)(begin, end);
-  });
+// Eval of an op whose output is a view of input 0 that
+// resolve(ctx, &view, &shape) computes from the current parameter values:
+// resizes output 0 to `shape` and copies the view.
+template <typename Resolve>
+absl::Status EvalAffineCopy(OpContext& ctx, Resolve resolve) {
+  size_t elem = 0;
+  RETURN_IF_ERROR(CheckMoveOp(ctx, &elem));
+  AffineView view;
+  Dims shape;
+  RETURN_IF_ERROR(resolve(ctx, &view, &shape));
+  RETURN_IF_ERROR(SetShape(ctx, 0, shape, /*in_eval=*/true));
+  AffineCopy(ctx, view, ctx.input(0)->data, ctx.output(0)->data, elem);
+  return absl::OkStatus();
 }
 
 // The value padding ops write where no input element lands: zero, or the

@@ -44,6 +44,14 @@ absl::Status ExpectSameType(const OpContext& ctx, int i, int o) {
   return absl::OkStatus();
 }
 
+absl::Status CheckMoveOp(const OpContext& ctx, size_t* elem_bytes) {
+  RETURN_IF_ERROR(RequireInput(ctx, 0, "input"));
+  size_t elem = 0;
+  RETURN_IF_ERROR(ElementBytes(ctx, *ctx.input(0), &elem));
+  if (elem_bytes != nullptr) *elem_bytes = elem;
+  return ExpectSameType(ctx, 0, 0);
+}
+
 absl::Status ExpectIndexType(const OpContext& ctx, int i,
                              absl::string_view what) {
   RETURN_IF_ERROR(RequireInput(ctx, i, what));
@@ -270,7 +278,7 @@ void AffineCopy(const OpContext& ctx, const AffineView& view, const uint8_t* in,
     }
   };
   const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 15) / inner);
-  ParallelRange(ctx, rows, grain, run);
+  ParallelChunks(ctx, rows, grain, run);
 }
 
 absl::Status PadValue(const OpContext& ctx, int constant_input,

@@ -71,11 +71,8 @@ absl::Status ResolveGather(const OpContext& ctx, GatherParams* p) {
 }  // namespace
 
 absl::Status PrepareGather(OpContext& ctx) {
-  RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "params"));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   RETURN_IF_ERROR(CheckIndices(ctx, 1));
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  RETURN_IF_ERROR(shape_ops::ExpectSameType(ctx, 0, 0));
   GatherParams p;
   RETURN_IF_ERROR(ResolveGather(ctx, &p));
   return shape_ops::SetShape(ctx, 0, p.shape, /*in_eval=*/false);
@@ -151,11 +148,8 @@ absl::Status ResolveGatherNd(const OpContext& ctx, int* nd, Dims* shape) {
 }  // namespace
 
 absl::Status PrepareGatherNd(OpContext& ctx) {
-  RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "params"));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   RETURN_IF_ERROR(CheckIndices(ctx, 1));
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  RETURN_IF_ERROR(shape_ops::ExpectSameType(ctx, 0, 0));
   int nd = 0;
   Dims shape;
   RETURN_IF_ERROR(ResolveGatherNd(ctx, &nd, &shape));

@@ -15,10 +15,7 @@ namespace {
 using shape_ops::IntValues;
 
 absl::Status CheckPadInputs(const OpContext& ctx) {
-  RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "input"));
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  RETURN_IF_ERROR(shape_ops::ExpectSameType(ctx, 0, 0));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, "paddings"));
   const RtTensor* p = ctx.input(1);
   const int rank = ctx.input(0)->rank();
@@ -222,8 +219,8 @@ absl::Status EvalMirrorPad(OpContext& ctx) {
       }
     }
   };
-  shape_ops::ParallelRange(
-      ctx, rows, std::max<int64_t>(1, (int64_t{1} << 14) / inner), run);
+  ParallelChunks(ctx, rows, std::max<int64_t>(1, (int64_t{1} << 14) / inner),
+                 run);
   return absl::OkStatus();
 }
 

@@ -12,37 +12,18 @@ namespace {
 using shape_ops::AffineView;
 using shape_ops::IntValues;
 
-absl::Status CheckMoveOp(const OpContext& ctx, size_t* elem) {
-  RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "input"));
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), elem));
-  return shape_ops::ExpectSameType(ctx, 0, 0);
-}
-
 // Prepare of an op whose output shape comes from input 1's values.
 template <typename Resolve>
 absl::Status PrepareWithParams(OpContext& ctx, absl::string_view what,
                                Resolve resolve) {
   size_t elem = 0;
-  RETURN_IF_ERROR(CheckMoveOp(ctx, &elem));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, &elem));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, what));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
   AffineView view;
   Dims shape;
   RETURN_IF_ERROR(resolve(ctx, &view, &shape));
   return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
-}
-
-template <typename Resolve>
-absl::Status EvalWithParams(OpContext& ctx, Resolve resolve) {
-  size_t elem = 0;
-  RETURN_IF_ERROR(CheckMoveOp(ctx, &elem));
-  AffineView view;
-  Dims shape;
-  RETURN_IF_ERROR(resolve(ctx, &view, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
-  shape_ops::AffineCopy(ctx, view, ctx.input(0)->data, ctx.output(0)->data,
-                        elem);
-  return absl::OkStatus();
 }
 
 // --- TRANSPOSE: out[i0..in] = in[i_perm^-1...]; out dim k = in dim perm[k].
@@ -188,12 +169,12 @@ absl::Status PrepareTranspose(OpContext& ctx) {
   return PrepareWithParams(ctx, "perm", ResolveTranspose);
 }
 absl::Status EvalTranspose(OpContext& ctx) {
-  return EvalWithParams(ctx, ResolveTranspose);
+  return shape_ops::EvalAffineCopy(ctx, ResolveTranspose);
 }
 
 absl::Status PrepareReverseV2(OpContext& ctx) {
   size_t elem = 0;
-  RETURN_IF_ERROR(CheckMoveOp(ctx, &elem));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, &elem));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, "axis"));
   if (ctx.InputValueKnown(1)) {  // validate early; the shape never changes
     AffineView view;
@@ -203,21 +184,21 @@ absl::Status PrepareReverseV2(OpContext& ctx) {
   return shape_ops::SetShape(ctx, 0, ctx.input(0)->shape, /*in_eval=*/false);
 }
 absl::Status EvalReverseV2(OpContext& ctx) {
-  return EvalWithParams(ctx, ResolveReverse);
+  return shape_ops::EvalAffineCopy(ctx, ResolveReverse);
 }
 
 absl::Status PrepareTile(OpContext& ctx) {
   return PrepareWithParams(ctx, "multiples", ResolveTile);
 }
 absl::Status EvalTile(OpContext& ctx) {
-  return EvalWithParams(ctx, ResolveTile);
+  return shape_ops::EvalAffineCopy(ctx, ResolveTile);
 }
 
 absl::Status PrepareBroadcastTo(OpContext& ctx) {
   return PrepareWithParams(ctx, "shape", ResolveBroadcastTo);
 }
 absl::Status EvalBroadcastTo(OpContext& ctx) {
-  return EvalWithParams(ctx, ResolveBroadcastTo);
+  return shape_ops::EvalAffineCopy(ctx, ResolveBroadcastTo);
 }
 
 }  // namespace qforge::runtime

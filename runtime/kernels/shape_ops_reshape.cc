@@ -13,15 +13,6 @@ namespace {
 
 using shape_ops::IntValues;
 
-// Common checks of the one-input view ops: input 0 present, element type
-// moved by bytes, output of the same type.
-absl::Status CheckViewOp(const OpContext& ctx) {
-  RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "input"));
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  return shape_ops::ExpectSameType(ctx, 0, 0);
-}
-
 // Copies input 0's bytes to output 0 (unless they share the buffer).
 absl::Status CopyInputToOutput(OpContext& ctx) {
   const RtTensor* in = ctx.input(0);
@@ -106,7 +97,7 @@ absl::Status ResolveReshape(const OpContext& ctx, Dims* out) {
 }  // namespace
 
 absl::Status PrepareReshape(OpContext& ctx) {
-  RETURN_IF_ERROR(CheckViewOp(ctx));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   if (ShapeFromTensor(ctx) && !shape_ops::ValuesKnownOrDefer(ctx, {1})) {
     return absl::OkStatus();
   }
@@ -157,7 +148,7 @@ absl::Status ResolveSqueeze(const OpContext& ctx, Dims* out) {
 }  // namespace
 
 absl::Status PrepareSqueeze(OpContext& ctx) {
-  RETURN_IF_ERROR(CheckViewOp(ctx));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   Dims shape;
   RETURN_IF_ERROR(ResolveSqueeze(ctx, &shape));
   return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
@@ -190,7 +181,7 @@ absl::Status ResolveExpandDims(const OpContext& ctx, Dims* out) {
 }  // namespace
 
 absl::Status PrepareExpandDims(OpContext& ctx) {
-  RETURN_IF_ERROR(CheckViewOp(ctx));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, "axis"));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
   Dims shape;

@@ -73,6 +73,30 @@ int64_t Nearest(int64_t value, int64_t in_size, int64_t out_size,
   return r;
 }
 
+// Eval's start: the output shape from the current size values; the input
+// must not be empty.
+absl::Status ResizeOutput(OpContext& ctx, Dims* shape) {
+  RETURN_IF_ERROR(ResolveResize(ctx, shape));
+  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, *shape, /*in_eval=*/true));
+  const RtTensor* in = ctx.input(0);
+  if (in->dim(1) == 0 || in->dim(2) == 0) {
+    return ctx.Error(absl::StrCat("input '", in->name(), "' ",
+                                  DimsString(in->shape), " is empty"));
+  }
+  return absl::OkStatus();
+}
+
+// run(begin, end) over `rows` output rows of `row_values` values each, in
+// chunks of about 16K values.
+template <typename Run>
+void ParallelRows(const OpContext& ctx, int64_t rows, int64_t row_values,
+                  const Run& run) {
+  ParallelChunks(ctx, rows,
+                 std::max<int64_t>(
+                     1, (int64_t{1} << 14) / std::max<int64_t>(1, row_values)),
+                 run);
+}
+
 }  // namespace
 
 absl::Status PrepareResize(OpContext& ctx) {
@@ -106,17 +130,12 @@ absl::Status PrepareResize(OpContext& ctx) {
 
 absl::Status EvalResizeBilinear(OpContext& ctx) {
   Dims shape;
-  RETURN_IF_ERROR(ResolveResize(ctx, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
+  RETURN_IF_ERROR(ResizeOutput(ctx, &shape));
   const auto opts = ir::OptionsOr<ir::ResizeOptions>(ctx.op().options);
   const RtTensor* in = ctx.input(0);
   const int64_t batches = in->dim(0), in_h = in->dim(1), in_w = in->dim(2),
                 depth = in->dim(3);
   const int64_t out_h = shape[1], out_w = shape[2];
-  if (in_h == 0 || in_w == 0) {
-    return ctx.Error(absl::StrCat("input '", in->name(), "' ",
-                                  DimsString(in->shape), " is empty"));
-  }
   const float h_scale = Scale(in_h, out_h, opts.align_corners);
   const float w_scale = Scale(in_w, out_w, opts.align_corners);
   const float* src = in->Data<float>();
@@ -146,18 +165,13 @@ absl::Status EvalResizeBilinear(OpContext& ctx) {
       }
     }
   };
-  shape_ops::ParallelRange(
-      ctx, batches * out_h,
-      std::max<int64_t>(
-          1, (int64_t{1} << 14) / std::max<int64_t>(1, out_w * depth)),
-      run);
+  ParallelRows(ctx, batches * out_h, out_w * depth, run);
   return absl::OkStatus();
 }
 
 absl::Status EvalResizeNearestNeighbor(OpContext& ctx) {
   Dims shape;
-  RETURN_IF_ERROR(ResolveResize(ctx, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
+  RETURN_IF_ERROR(ResizeOutput(ctx, &shape));
   const auto opts = ir::OptionsOr<ir::ResizeOptions>(ctx.op().options);
   const RtTensor* in = ctx.input(0);
   size_t elem = 0;
@@ -165,10 +179,6 @@ absl::Status EvalResizeNearestNeighbor(OpContext& ctx) {
   const int64_t batches = in->dim(0), in_h = in->dim(1), in_w = in->dim(2),
                 depth = in->dim(3);
   const int64_t out_h = shape[1], out_w = shape[2];
-  if (in_h == 0 || in_w == 0) {
-    return ctx.Error(absl::StrCat("input '", in->name(), "' ",
-                                  DimsString(in->shape), " is empty"));
-  }
   const size_t pixel = static_cast<size_t>(depth) * elem;
   const uint8_t* src = in->data;
   uint8_t* dst = ctx.output(0)->data;
@@ -190,11 +200,7 @@ absl::Status EvalResizeNearestNeighbor(OpContext& ctx) {
       }
     }
   };
-  shape_ops::ParallelRange(
-      ctx, batches * out_h,
-      std::max<int64_t>(
-          1, (int64_t{1} << 14) / std::max<int64_t>(1, out_w * depth)),
-      run);
+  ParallelRows(ctx, batches * out_h, out_w * depth, run);
   return absl::OkStatus();
 }
 

@@ -19,13 +19,6 @@ namespace {
 using shape_ops::AffineView;
 using shape_ops::IntValues;
 
-absl::Status CheckMoveOp(const OpContext& ctx) {
-  RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "input"));
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  return shape_ops::ExpectSameType(ctx, 0, 0);
-}
-
 // --- SLICE: out = in[begin : begin + size], size -1 = to the end. --------
 
 absl::Status ResolveSlice(const OpContext& ctx, AffineView* view, Dims* shape) {
@@ -247,23 +240,10 @@ absl::Status ResolveStridedSlice(const OpContext& ctx, AffineView* view,
   return shape_ops::CheckOutputDims(ctx, 0, *shape);
 }
 
-template <typename Resolve>
-absl::Status EvalWithParams(OpContext& ctx, Resolve resolve) {
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  AffineView view;
-  Dims shape;
-  RETURN_IF_ERROR(resolve(ctx, &view, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
-  shape_ops::AffineCopy(ctx, view, ctx.input(0)->data, ctx.output(0)->data,
-                        elem);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::Status PrepareSlice(OpContext& ctx) {
-  RETURN_IF_ERROR(CheckMoveOp(ctx));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, "begin"));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 2, "size"));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1, 2})) return absl::OkStatus();
@@ -274,11 +254,11 @@ absl::Status PrepareSlice(OpContext& ctx) {
 }
 
 absl::Status EvalSlice(OpContext& ctx) {
-  return EvalWithParams(ctx, ResolveSlice);
+  return shape_ops::EvalAffineCopy(ctx, ResolveSlice);
 }
 
 absl::Status PrepareStridedSlice(OpContext& ctx) {
-  RETURN_IF_ERROR(CheckMoveOp(ctx));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   for (int i = 1; i <= 3; ++i) {
     RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, i, "begin/end/strides"));
     if (ctx.input(i)->rank() != 1) {
@@ -295,7 +275,7 @@ absl::Status PrepareStridedSlice(OpContext& ctx) {
 }
 
 absl::Status EvalStridedSlice(OpContext& ctx) {
-  return EvalWithParams(ctx, ResolveStridedSlice);
+  return shape_ops::EvalAffineCopy(ctx, ResolveStridedSlice);
 }
 
 }  // namespace qforge::runtime

@@ -20,11 +20,8 @@ using shape_ops::AffineView;
 using shape_ops::IntValues;
 
 absl::Status CheckBlockOp(const OpContext& ctx, int64_t* block) {
-  RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "input"));
+  RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   const RtTensor* in = ctx.input(0);
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *in, &elem));
-  RETURN_IF_ERROR(shape_ops::ExpectSameType(ctx, 0, 0));
   if (in->rank() != 4) {
     return ctx.Error(absl::StrCat("input '", in->name(), "' has shape ",
                                   DimsString(in->shape), "; it must be 4-D"));

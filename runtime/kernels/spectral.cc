@@ -125,9 +125,7 @@ absl::Status PrepareRfft2d(OpContext& ctx) {
   if (ctx.output(0)->type != ir::DataType::kComplex64) {
     return ctx.Unsupported("RFFT2D writes complex64 only");
   }
-  if (ctx.state<Rfft2dState>() == nullptr) {
-    ctx.set_state(std::make_unique<Rfft2dState>());
-  }
+  ctx.StateOrNew<Rfft2dState>();
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
   return ResolveRfft2d(ctx, /*in_eval=*/false);
 }
