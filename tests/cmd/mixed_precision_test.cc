@@ -28,13 +28,7 @@ std::string Quantize(const std::string& flags) {
 
 std::string Slurp(const std::string& path) { return testing::ReadText(path); }
 
-ir::Model Read(const std::string& path) {
-  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
-  EXPECT_TRUE(bytes.ok()) << bytes.status();
-  absl::StatusOr<ir::Model> m = formats::ParseTflite(*bytes, path);
-  EXPECT_TRUE(m.ok()) << m.status();
-  return m.ok() ? *m : ir::Model{};
-}
+ir::Model Read(const std::string& path) { return testing::ReadModel(path); }
 
 // The type of the first output of the first op of kind `kind`.
 ir::DataType OutputType(const ir::Model& m, ir::OpKind kind) {
@@ -83,8 +77,8 @@ TEST(MixedPrecisionTest, BadRecipesAreOneLineErrorsNamingTheField) {
   const std::string dir = testing::MakeTempDir();
   const std::pair<std::string, std::string> cases[] = {
       {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select":
-         "CONV_2D", "precision": "int4"}]})",
-       "rule 0: precision 'int4': expected int8, int16 or float"},
+         "CONV_2D", "precision": "int2"}]})",
+       "rule 0: precision 'int2': expected int8, int4, int16 or float"},
       {R"({"format": "qforge-recipe", "version": 2, "rules": []})",
        "version: 2 is not supported"},
       {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select":
