@@ -43,6 +43,7 @@ struct QuantizeArgs {
   std::vector<std::string> exclude;  // --exclude-op and --float-op
   std::vector<std::string> int8_ops, int4_ops, int16_ops;
   int weight_bits = 8;
+  std::string float_weights = "float32";
   std::string recipe, save_recipe;
   double target_sqnr = std::numeric_limits<double>::quiet_NaN();
   int target_steps = 32;
@@ -140,6 +141,15 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
         scheme, "); use --int4-op for int8 ops inside it"));
   }
   options.weight_bits = args.weight_bits;
+  options.float16_float_weights = args.float_weights == "float16";
+  if (options.float16_float_weights &&
+      options.scheme != quantizer::Scheme::kInt8 &&
+      options.scheme != quantizer::Scheme::kInt16x8) {
+    return UsageError(absl::StrCat(
+        "--float-weights float16 is for the ops int8 / int16x8 keep float; "
+        "use --scheme float16 instead of ",
+        scheme));
+  }
   ASSIGN_OR_RETURN(options.input_type,
                    ParseIoType("--input-type", args.input_type));
   ASSIGN_OR_RETURN(options.output_type,
@@ -430,6 +440,11 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED of the "
                   "int8 scheme, unless a rule says int8")
       ->check(CLI::IsMember({4, 8}))
+      ->capture_default_str();
+  sub->add_option("--float-weights", args->float_weights,
+                  "float16: the ops that stay float store their weights as "
+                  "float16 (behind DEQUANTIZE), halving them")
+      ->check(CLI::IsMember({"float32", "float16"}))
       ->capture_default_str();
   sub->add_option("--recipe", args->recipe,
                   "Per-op precision rules (JSON, docs/recipe.md), applied "

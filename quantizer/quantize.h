@@ -55,6 +55,9 @@ struct QuantizeOptions {
   // 4: int8-form ops with an int4 weight form (CONV_2D, DEPTHWISE_CONV_2D,
   // FULLY_CONNECTED) take packed int4 weights, unless a rule says "int8".
   int weight_bits = 8;
+  // int8 / int16x8: the ops that stay float keep their weights as float16
+  // constants behind DEQUANTIZE (as the float16 scheme) instead of float32.
+  bool float16_float_weights = false;
 };
 
 struct KeptFloat {
