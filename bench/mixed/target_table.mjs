@@ -33,7 +33,9 @@ for (const m of results.models) {
   const cells = COLS.map(([, key]) => (s[key] ? `${kib(s[key].bytes)} / ${sqnrCell(s[key])} / ${ms(file(key))}` : '—'));
   const t = s['int8+t30'] ?? {};
   const p = t.precisions ?? {};
-  const check = t.target ? `${t.target.check_db.toFixed(1)} (${t.target.check_samples} samples)` : (t.quantize?.ok === false ? `not met (${t.quantize.error ?? ''})` : '—');
+  const miss = /reaches (-?[\d.]+) dB on the (\d+) check samples after raising (\d+) ops/.exec(t.quantize?.error ?? '');
+  const check = t.target ? `${t.target.check_db.toFixed(1)} (${t.target.check_samples} samples)`
+    : miss ? `not met: ${miss[1]} (${miss[2]} samples) after ${miss[3]} ops` : '—';
   lines.push(`| ${m.id} | ${kib(m.float_bytes)} / ${ms(floatFile)} | ${cells.join(' | ')} | ${check} | ${p.int8 ?? 0} / ${p.int16 ?? 0} / ${p.float ?? 0} |`);
   rows.push({ id: m.id, float_bytes: m.float_bytes, float_ms: times.get(path.resolve(floatFile)) ?? null,
     schemes: Object.fromEntries(COLS.map(([n, key]) => [n, s[key] ? { bytes: s[key].bytes, sqnr_db: s[key].sqnr_db ?? null, ms: times.get(path.resolve(file(key))) ?? null } : null])),
