@@ -52,10 +52,19 @@ class Search {
   // Quantizes with the user's rules plus `extra`, measures on the check set.
   absl::StatusOr<Trial> Try(const std::vector<quantizer::PrecisionRule>& extra,
                             const std::string& label);
-  // Ops of `choices` in int8, the noisiest (by the layer report) first.
-  std::vector<int> Ranking(const Trial& t) const;
-  std::vector<quantizer::PrecisionRule> Int16(const std::vector<int>& order,
-                                              size_t k) const;
+  // Ops of `choices` in `precision`, the noisiest (by the layer report)
+  // first.
+  std::vector<int> Ranking(const Trial& t, const std::string& precision) const;
+  // Rules raising the first k ops of `order` to `to`.
+  static std::vector<quantizer::PrecisionRule> Raise(
+      const std::vector<int>& order, size_t k, const std::string& to);
+  // One rung of the ladder: raises the fewest of `best`'s ops in `from` to
+  // `to` that meet the target (bisection; assumes more precision is not
+  // worse). True when met; otherwise all of them are raised in `chosen`
+  // and `best`.
+  absl::StatusOr<bool> Climb(const std::string& from, const std::string& to,
+                             std::vector<quantizer::PrecisionRule>& chosen,
+                             Trial& best, SearchOutcome& out);
   bool Met(const Trial& t) const { return t.db >= search_.target_db; }
 
   const ir::Model& model_;
@@ -83,7 +92,8 @@ absl::StatusOr<Trial> Search::Try(
   return t;
 }
 
-std::vector<int> Search::Ranking(const Trial& t) const {
+std::vector<int> Search::Ranking(const Trial& t,
+                                 const std::string& precision) const {
   const Choices& choices = t.result.op_choices;
   const std::map<std::string, int> by_output = OpsByOutput(choices);
   std::vector<int> order;
@@ -92,26 +102,70 @@ std::vector<int> Search::Ranking(const Trial& t) const {
     auto it = by_output.find(layer.float_name);
     if (it == by_output.end()) continue;
     const size_t i = static_cast<size_t>(it->second);
-    if (ranked[i] || choices[i].precision != "int8") continue;
+    if (ranked[i] || choices[i].precision != precision) continue;
     ranked[i] = true;
     order.push_back(it->second);
   }
-  // Int8 ops the report does not compare (no float twin of their output).
+  // Ops the report does not compare (no float twin of their output).
   for (size_t i = 0; i < choices.size(); ++i) {
-    if (!ranked[i] && choices[i].precision == "int8") {
+    if (!ranked[i] && choices[i].precision == precision) {
       order.push_back(static_cast<int>(i));
     }
   }
   return order;
 }
 
-std::vector<quantizer::PrecisionRule> Search::Int16(
-    const std::vector<int>& order, size_t k) const {
+std::vector<quantizer::PrecisionRule> Search::Raise(
+    const std::vector<int>& order, size_t k, const std::string& to) {
   std::vector<quantizer::PrecisionRule> rules;
   for (size_t i = 0; i < k && i < order.size(); ++i) {
-    rules.push_back({std::to_string(order[i]), "int16", "--target-sqnr"});
+    rules.push_back({std::to_string(order[i]), to, "--target-sqnr"});
   }
   return rules;
+}
+
+absl::StatusOr<bool> Search::Climb(
+    const std::string& from, const std::string& to,
+    std::vector<quantizer::PrecisionRule>& chosen, Trial& best,
+    SearchOutcome& out) {
+  const std::vector<int> order = Ranking(best, from);
+  if (order.empty()) return false;
+  auto with = [&](size_t k) {
+    std::vector<quantizer::PrecisionRule> rules = chosen;
+    for (auto& r : Raise(order, k, to)) rules.push_back(std::move(r));
+    return rules;
+  };
+  ASSIGN_OR_RETURN(
+      Trial all, Try(with(order.size()), absl::StrCat("all ", order.size(), " ",
+                                                      from, " ops ", to)));
+  if (!Met(all)) {
+    chosen = with(order.size());
+    best = std::move(all);
+    return false;
+  }
+  const std::vector<quantizer::QuantizeResult::OpChoice> before =
+      best.result.op_choices;
+  size_t lo = 0, hi = order.size();
+  best = std::move(all);
+  while (hi - lo > 1) {
+    const size_t mid = (lo + hi) / 2;
+    ASSIGN_OR_RETURN(
+        Trial t, Try(with(mid), absl::StrCat("the ", mid, " noisiest ", from,
+                                             " ops ", to)));
+    if (Met(t)) {
+      hi = mid;
+      best = std::move(t);
+    } else {
+      lo = mid;
+    }
+  }
+  for (size_t i = 0; i < hi; ++i) {
+    out.steps.push_back(absl::StrCat("op ", order[i], " ",
+                                     before[static_cast<size_t>(order[i])].op,
+                                     " ", from, " -> ", to));
+  }
+  chosen = with(hi);
+  return true;
 }
 
 absl::StatusOr<SearchOutcome> Search::Run() {
@@ -122,46 +176,18 @@ absl::StatusOr<SearchOutcome> Search::Run() {
     out.met = met;
     return out;
   };
-  ASSIGN_OR_RETURN(Trial first, Try({}, "as asked"));
-  if (Met(first)) return finish(std::move(first), true);
-  // Phase 1: int16x8 for the k noisiest int8 ops, the smallest k that
-  // meets the target, by bisection (assumes more int16 is not worse).
-  const std::vector<int> order = Ranking(first);
+  ASSIGN_OR_RETURN(Trial best, Try({}, "as asked"));
+  if (Met(best)) return finish(std::move(best), true);
+  // The ladder: int4 weights -> int8, then int8 -> int16x8, each for the
+  // fewest noisiest ops that meet the target.
   std::vector<quantizer::PrecisionRule> chosen;
-  Trial best;
-  if (!order.empty()) {
-    ASSIGN_OR_RETURN(
-        Trial all, Try(Int16(order, order.size()),
-                       absl::StrCat("all ", order.size(), " int8 ops int16")));
-    if (Met(all)) {
-      size_t lo = 0, hi = order.size();
-      best = std::move(all);
-      while (hi - lo > 1) {
-        const size_t mid = (lo + hi) / 2;
-        ASSIGN_OR_RETURN(Trial t,
-                         Try(Int16(order, mid),
-                             absl::StrCat("the ", mid, " noisiest ops int16")));
-        if (Met(t)) {
-          hi = mid;
-          best = std::move(t);
-        } else {
-          lo = mid;
-        }
-      }
-      for (size_t i = 0; i < hi; ++i) {
-        out.steps.push_back(absl::StrCat(
-            "op ", order[i], " ",
-            first.result.op_choices[static_cast<size_t>(order[i])].op,
-            " int8 -> int16"));
-      }
-      return finish(std::move(best), true);
-    }
-    chosen = Int16(order, order.size());
-    best = std::move(all);
-  } else {
-    best = std::move(first);
+  for (const auto& [from, to] :
+       {std::pair<const char*, const char*>{"int4", "int8"},
+        {"int8", "int16"}}) {
+    ASSIGN_OR_RETURN(const bool met, Climb(from, to, chosen, best, out));
+    if (met) return finish(std::move(best), true);
   }
-  // Phase 2: int16 is not enough; raise the culprit (the layer adding the
+  // Then int16 is not enough: raise the culprit (the layer adding the
   // most noise itself) to float, one op at a time.
   for (int step = 0; step < search_.max_steps; ++step) {
     const Choices& choices = best.result.op_choices;

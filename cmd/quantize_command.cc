@@ -41,7 +41,9 @@ struct QuantizeArgs {
   std::string input_type = "float32";
   std::string output_type = "float32";
   std::vector<std::string> exclude;  // --exclude-op and --float-op
-  std::vector<std::string> int8_ops, int16_ops;
+  std::vector<std::string> int8_ops, int4_ops, int16_ops;
+  int weight_bits = 8;
+  std::string float_weights = "float32";
   std::string recipe, save_recipe;
   double target_sqnr = std::numeric_limits<double>::quiet_NaN();
   int target_steps = 32;
@@ -117,6 +119,9 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   for (const std::string& s : args.int8_ops) {
     options.rules.push_back({s, "int8", "--int8-op"});
   }
+  for (const std::string& s : args.int4_ops) {
+    options.rules.push_back({s, "int4", "--int4-op"});
+  }
   for (const std::string& s : args.int16_ops) {
     options.rules.push_back({s, "int16", "--int16-op"});
   }
@@ -124,8 +129,25 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   const bool mixed = !options.rules.empty();
   if (mixed && options.scheme != quantizer::Scheme::kInt8 &&
       options.scheme != quantizer::Scheme::kInt16x8) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--recipe/--int8-op/--int16-op need scheme int8 or int16x8, not ",
+    return absl::InvalidArgumentError(
+        absl::StrCat("--recipe/--int8-op/--int4-op/--int16-op need scheme "
+                     "int8 or int16x8, not ",
+                     scheme));
+  }
+  if (args.weight_bits == 4 && options.scheme != quantizer::Scheme::kInt8) {
+    return UsageError(absl::StrCat(
+        "--weight-bits 4 needs --scheme int8 (LiteRT has no int4 weights "
+        "with ",
+        scheme, "); use --int4-op for int8 ops inside it"));
+  }
+  options.weight_bits = args.weight_bits;
+  options.float16_float_weights = args.float_weights == "float16";
+  if (options.float16_float_weights &&
+      options.scheme != quantizer::Scheme::kInt8 &&
+      options.scheme != quantizer::Scheme::kInt16x8) {
+    return UsageError(absl::StrCat(
+        "--float-weights float16 is for the ops int8 / int16x8 keep float; "
+        "use --scheme float16 instead of ",
         scheme));
   }
   ASSIGN_OR_RETURN(options.input_type,
@@ -188,9 +210,10 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     }
     std::vector<int64_t> all(static_cast<size_t>(data->size()));
     for (int64_t i = 0; i < data->size(); ++i) all[i] = i;
-    absl::Status s = ApplyRecovery(recovery, work, &*data, all, keep_float,
-                                   options.fc_per_tensor, args.threads,
-                                   flags.numerics, flags.quiet);
+    absl::Status s = ApplyRecovery(
+        recovery, work, &*data, all, keep_float,
+        quantizer::PlannedWeightBits(model.subgraphs[0], options, requests),
+        options.fc_per_tensor, args.threads, flags.numerics, flags.quiet);
     if (!s.ok()) {
       return absl::Status(s.code(),
                           absl::StrCat(args.model, ": ", s.message()));
@@ -409,6 +432,20 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "QUANTIZE ops convert at int8/int16 borders");
   sub->add_option("--int8-op", args->int8_ops,
                   "Run these ops in int8 (e.g. inside --scheme int16x8)");
+  sub->add_option("--int4-op", args->int4_ops,
+                  "Run these ops in int8 with int4 weights (CONV_2D, "
+                  "DEPTHWISE_CONV_2D, FULLY_CONNECTED; others int8)");
+  sub->add_option("--weight-bits", args->weight_bits,
+                  "4: int4 weights (per channel, in [-7, 7]) for every "
+                  "CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED of the "
+                  "int8 scheme, unless a rule says int8")
+      ->check(CLI::IsMember({4, 8}))
+      ->capture_default_str();
+  sub->add_option("--float-weights", args->float_weights,
+                  "float16: the ops that stay float store their weights as "
+                  "float16 (behind DEQUANTIZE), halving them")
+      ->check(CLI::IsMember({"float32", "float16"}))
+      ->capture_default_str();
   sub->add_option("--recipe", args->recipe,
                   "Per-op precision rules (JSON, docs/recipe.md), applied "
                   "before --int8-op, --int16-op, --float-op");

@@ -62,6 +62,7 @@ absl::Status ApplyRecovery(const RecoveryArgs& args, ir::Model& work,
                            const formats::SampleSource* data,
                            const std::vector<int64_t>& samples,
                            const std::vector<bool>& keep_float,
+                           const std::vector<int>& weight_bits,
                            bool fc_per_tensor, int threads,
                            const numerics::Modes& numerics, bool quiet) {
   if (args.equalize) {
@@ -91,6 +92,7 @@ absl::Status ApplyRecovery(const RecoveryArgs& args, ir::Model& work,
   }
   ro.fc_per_tensor = fc_per_tensor;
   ro.keep_float = keep_float;
+  ro.weight_bits = weight_bits;
   ro.threads = threads;
   ro.seed = args.seed;
   ro.max_samples = args.samples;

@@ -40,12 +40,14 @@ absl::Status ResolveRecovery(RecoveryArgs& args);
 
 // Applies the methods asked to `work` (the float model), with the
 // calibration `samples` of `data` where a method needs data; `keep_float`
-// (by op index) are layers the plan keeps float. Prints a one-line summary
+// (by op index) are layers the plan keeps float, `weight_bits` (by op
+// index) the width of each layer's weights. Prints a one-line summary
 // per method unless `quiet`.
 absl::Status ApplyRecovery(const RecoveryArgs& args, ir::Model& work,
                            const formats::SampleSource* data,
                            const std::vector<int64_t>& samples,
                            const std::vector<bool>& keep_float,
+                           const std::vector<int>& weight_bits,
                            bool fc_per_tensor, int threads,
                            const numerics::Modes& numerics, bool quiet);
 

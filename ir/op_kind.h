@@ -43,6 +43,7 @@ enum : uint32_t {
   kNeverFolded = 1u << 2,
   kIntNeedsBias = 1u << 3,
   kGeneralInt16Scales = 1u << 4,
+  kInt4Weights = 1u << 5,
 };
 }  // namespace op_flags
 

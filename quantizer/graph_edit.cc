@@ -59,7 +59,8 @@ ir::Quantization PerTensor(const numerics::QuantParams& p) {
 QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
                                        const std::vector<int32_t>& shape,
                                        int axis,
-                                       const std::vector<float>& min_scales) {
+                                       const std::vector<float>& min_scales,
+                                       int qmax) {
   const int rank = static_cast<int>(shape.size());
   if (axis >= rank) axis = -1;
   const int64_t channels = axis < 0 ? 1 : shape[axis];
@@ -75,7 +76,7 @@ QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
   QuantizedWeights out;
   out.scales.resize(channels);
   for (int64_t c = 0; c < channels; ++c) {
-    out.scales[c] = numerics::ChooseSymmetric(absmax[c], 127).scale;
+    out.scales[c] = numerics::ChooseSymmetric(absmax[c], qmax).scale;
     if (static_cast<size_t>(c) < min_scales.size() && absmax[c] > 0.0f) {
       out.scales[c] = std::max(out.scales[c], min_scales[c]);
     } else if (static_cast<size_t>(c) < min_scales.size() &&
@@ -87,11 +88,19 @@ QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
   out.data.resize(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     out.data[i] = static_cast<int8_t>(numerics::QuantizeValue(
-        values[i], {out.scales[channel(i)], 0}, -127, 127));
+        values[i], {out.scales[channel(i)], 0}, -qmax, qmax));
   }
   out.quantization.scale = out.scales;
   out.quantization.zero_point.assign(channels, 0);
   out.quantization.quantized_dimension = axis < 0 ? 0 : axis;
+  return out;
+}
+
+std::vector<uint8_t> PackInt4(const std::vector<int8_t>& values) {
+  std::vector<uint8_t> out((values.size() + 1) / 2, 0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    out[i / 2] |= static_cast<uint8_t>((values[i] & 0x0f) << (4 * (i % 2)));
+  }
   return out;
 }
 

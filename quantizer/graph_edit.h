@@ -44,19 +44,25 @@ int32_t AddTensorLike(ir::Subgraph& sg, const ir::Tensor& like,
 
 ir::Quantization PerTensor(const numerics::QuantParams& p);
 
-// Symmetric int8 weights in [-127, 127], one scale per slice along `axis`
-// of `shape` (-1: one scale for the tensor). All-zero channels get scale 1.
+// Symmetric weights in [-qmax, qmax] (int8: 127; int4: 7, TFLite's narrow
+// range), one scale per slice along `axis` of `shape` (-1: one scale for
+// the tensor). All-zero channels get scale 1.
 struct QuantizedWeights {
   std::vector<float> scales;
-  std::vector<int8_t> data;
+  std::vector<int8_t> data;       // one value per byte, int4 included
   ir::Quantization quantization;  // scales, zero points 0, the axis
 };
+inline int WeightQMax(int bits) { return bits == 4 ? 7 : 127; }
 // `min_scales` (empty, or one per channel) floors the scales: a channel
 // whose weights are (near) zero still needs a scale large enough for its
 // bias to fit in int32 once divided by input_scale x weight_scale.
 QuantizedWeights QuantizeSymmetricInt8(
     const std::vector<float>& values, const std::vector<int32_t>& shape,
-    int axis, const std::vector<float>& min_scales = {});
+    int axis, const std::vector<float>& min_scales = {}, int qmax = 127);
+
+// int4 values (in [-8, 7]) packed two per byte, low nibble first, as
+// TFLite stores kTfLiteInt4 tensors.
+std::vector<uint8_t> PackInt4(const std::vector<int8_t>& values);
 
 // The dense bytes of a sparse constant (TFLite SparsityParameters), decoded
 // by qforge's DENSIFY kernel: same type, the tensor's full shape.

@@ -68,7 +68,9 @@ struct HybridSpec {
 std::optional<HybridSpec> GetHybridSpec(ir::OpKind kind);
 
 // Which form an op was written in, for option-dependent versions.
-enum class OpForm : uint8_t { kFloat, kInt8, kInt16, kHybrid };
+// kInt8W4: int8 activations with packed int4 weights (ops flagged
+// kInt4Weights).
+enum class OpForm : uint8_t { kFloat, kInt8, kInt8W4, kInt16, kHybrid };
 
 // The VER column: the smallest op version the options and optional inputs
 // of `op` need in `form` (TFLite's op_version.cc); 1 when nothing bumps it.

@@ -16,12 +16,15 @@ DataType TypeAt(const ir::Subgraph& sg, const std::vector<int32_t>& list,
 
 bool IsInt(DataType t) { return t == DataType::kInt8 || t == DataType::kInt16; }
 
-// The form `op` is written in: integer when its first output is int8/int16,
-// hybrid when it computes in float with an int8 constant weight input.
+// The form `op` is written in: integer when its first output is int8/int16
+// (kInt8W4 when its weights, input 1, are int4), hybrid when it computes in
+// float with an int8 constant weight input.
 OpForm FormOf(const ir::Subgraph& sg, const ir::Operator& op) {
   const DataType out0 = TypeAt(sg, op.outputs, 0);
   if (IsInt(out0)) {
-    return out0 == DataType::kInt16 ? OpForm::kInt16 : OpForm::kInt8;
+    if (out0 == DataType::kInt16) return OpForm::kInt16;
+    return TypeAt(sg, op.inputs, 1) == DataType::kInt4 ? OpForm::kInt8W4
+                                                       : OpForm::kInt8;
   }
   const std::optional<HybridSpec> hybrid = GetHybridSpec(op.kind);
   if (hybrid.has_value() && out0 == DataType::kFloat32 &&
@@ -41,7 +44,14 @@ int FullyConnectedVersion(const ir::Operator& op, OpForm form) {
   if (form == OpForm::kHybrid && fc.asymmetric_quantize_inputs) {
     v = std::max(v, 9);
   }
+  if (form == OpForm::kInt8W4) v = std::max(v, 10);  // int4 weights
   return v;
+}
+
+// TFLite's op_version.cc: int8 CONV_2D and DEPTHWISE_CONV_2D with int4
+// filters are version 7.
+int Int4WeightsVersion(const ir::Operator&, OpForm form) {
+  return form == OpForm::kInt8W4 ? 7 : 1;
 }
 
 int TransposeConvVersion(const ir::Operator& op, OpForm) {
@@ -67,6 +77,7 @@ int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
   const OpForm form = FormOf(sg, op);
   switch (form) {
     case OpForm::kInt8:
+    case OpForm::kInt8W4:
     case OpForm::kInt16:
       if (const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind)) {
         v = std::max(v, form == OpForm::kInt16 ? spec->version_int16

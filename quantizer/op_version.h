@@ -20,6 +20,7 @@ int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op);
 int FullyConnectedVersion(const ir::Operator& op, OpForm form);
 int TransposeConvVersion(const ir::Operator& op, OpForm form);
 int ResizeVersion(const ir::Operator& op, OpForm form);
+int Int4WeightsVersion(const ir::Operator& op, OpForm form);
 
 }  // namespace qforge::quantizer
 

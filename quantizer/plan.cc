@@ -146,6 +146,7 @@ class Planner {
   std::map<int32_t, const calibration::TensorStats*> stats_;
   Precision default_ = Precision::kInt8;
   std::vector<Precision> requested_;
+  std::vector<int> weight_bits_;  // asked weight width per op (8 or 4)
   std::vector<std::string> requested_reason_;
   Override input_range_, output_range_;  // (op, index) -> range
   // Tensors whose range a repair replaced (a clamped mask's sum): their
@@ -303,6 +304,7 @@ void Planner::Request(QuantPlan& plan) {
   const size_t n = sg_.operators.size();
   plan.ops.assign(n, OpPlan{});
   requested_.assign(n, default_);
+  weight_bits_.assign(n, options_.weight_bits);
   requested_reason_.assign(n, "");
   range_notes_.assign(n, {});
   // What each op asks for, before anything is checked: the consumers'
@@ -313,7 +315,10 @@ void Planner::Request(QuantPlan& plan) {
     std::string why;
     Precision want = default_;
     const std::optional<UserRequest>& asked = requests_[i];
-    if (asked.has_value()) want = asked->precision;
+    if (asked.has_value()) {
+      want = asked->precision;
+      weight_bits_[i] = asked->weight_bits;
+    }
     if (want == Precision::kFloat) {
       why = asked->origin == "--exclude-op"
                 ? "excluded (--exclude-op)"
@@ -369,6 +374,7 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
   op.outputs.clear();
   op.notes = range_notes_[i];
   op.weight_input = op.bias_input = -1;
+  op.weight_bits = 8;
   op.add_zero_bias = false;
   std::optional<ActParams> shared;
   if (spec.output == OutputRule::kSharedInputs) {
@@ -481,10 +487,16 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
         }
       }
     }
+    // Ops without an int4 form in LiteRT keep int8 weights.
+    if (precision == Precision::kInt8 && weight_bits_[i] == 4 &&
+        ir::GetOpInfo(src.kind).Has(ir::op_flags::kInt4Weights)) {
+      op.weight_bits = 4;
+    }
     const std::vector<float> values = FloatValues(model_, T(w));
     RETURN_IF_ERROR(CheckFinite(T(w), values, "quantize"));
-    op.weight_scales =
-        QuantizeSymmetricInt8(values, wshape, axis, floors).scales;
+    op.weight_scales = QuantizeSymmetricInt8(values, wshape, axis, floors,
+                                             WeightQMax(op.weight_bits))
+                           .scales;
     // LiteRT's integer CONV_2D / DEPTHWISE_CONV_2D need a bias input.
     const size_t slot = static_cast<size_t>(op.weight_input) + 1;
     if (ir::GetOpInfo(src.kind).Has(ir::op_flags::kIntNeedsBias) &&
@@ -592,7 +604,7 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
     }
     TensorForm f = FormOfTensor(t);
     if (static_cast<int>(k) == op.weight_input) {
-      f.type = ir::DataType::kInt8;
+      f.type = op.weight_bits == 4 ? ir::DataType::kInt4 : ir::DataType::kInt8;
       f.scales = op.weight_scales;
       f.zero_points.assign(op.weight_scales.size(), 0);
       f.axis = std::max(op.weight_axis, 0);

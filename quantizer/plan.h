@@ -50,6 +50,7 @@ struct OpPlan {
   std::vector<std::optional<ActParams>> inputs;
   int weight_input = -1;  // the kWeight input, if any
   int weight_axis = -1;   // its per-channel axis (-1: per tensor)
+  int weight_bits = 8;    // 4: packed int4 weights (int8 form only)
   std::vector<float> weight_scales;
   int bias_input = -1;         // the kBias input (after a zero bias)
   bool add_zero_bias = false;  // the kernel needs one the model lacks
@@ -67,6 +68,7 @@ struct QuantPlan {
 struct UserRequest {
   Precision precision = Precision::kInt8;
   std::string origin;
+  int weight_bits = 8;  // "int4": int8 activations, int4 weights
 };
 
 // The requests of `options` for each op of subgraph 0 (nullopt: the
@@ -74,6 +76,14 @@ struct UserRequest {
 // expression, an unknown precision.
 absl::StatusOr<std::vector<std::optional<UserRequest>>> ResolveRequests(
     const ir::Subgraph& sg, const QuantizeOptions& options);
+
+// The weight width each op of subgraph 0 will get if planned in int8 form:
+// 4 where int4 weights are asked (QuantizeOptions::weight_bits, "int4"
+// rules) and the op has an int4 form (op flag kInt4Weights), else 8.
+// Weight recovery rounds to this grid.
+std::vector<int> PlannedWeightBits(
+    const ir::Subgraph& sg, const QuantizeOptions& options,
+    const std::vector<std::optional<UserRequest>>& requests);
 
 // Builds the plan of `model`'s subgraph 0 for the int8 / int16x8 schemes.
 absl::StatusOr<QuantPlan> BuildPlan(

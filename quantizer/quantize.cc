@@ -206,6 +206,15 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       ASSIGN_OR_RETURN(const QuantPlan plan,
                        BuildPlan(result.model, *stats, pass_options, requests));
       RETURN_IF_ERROR(ApplyPlan(result.model, plan, pass_options, result));
+      if (options.float16_float_weights) {
+        // Every float32 constant left is read by float ops only.
+        QuantizeResult scratch;
+        RETURN_IF_ERROR(
+            Float16Pass(result.model,
+                        std::vector<bool>(
+                            result.model.subgraphs[0].operators.size(), false),
+                        scratch));
+      }
       if (u8_in || u8_out) AddUint8Borders(result.model, u8_in, u8_out);
       break;
     }

@@ -27,9 +27,9 @@ enum class Scheme { kInt8, kInt16x8, kDynamic, kFloat16 };
 absl::StatusOr<Scheme> ParseScheme(const std::string& text);
 std::string SchemeName(Scheme scheme);
 
-// Ops matched by `select` take `precision`: "int8", "int16" (int16x8) or
-// "float". `origin` names the rule in messages ("--int16-op CONV_2D",
-// "recipe.json rule 3").
+// Ops matched by `select` take `precision`: "int8", "int4" (int8 with int4
+// weights), "int16" (int16x8) or "float". `origin` names the rule in messages
+// ("--int16-op CONV_2D", "recipe.json rule 3").
 struct PrecisionRule {
   std::string select;
   std::string precision;
@@ -52,6 +52,12 @@ struct QuantizeOptions {
   std::vector<PrecisionRule> rules;
   bool strict = false;         // fail if any op has to stay float
   bool fc_per_tensor = false;  // FULLY_CONNECTED weights per tensor
+  // 4: int8-form ops with an int4 weight form (CONV_2D, DEPTHWISE_CONV_2D,
+  // FULLY_CONNECTED) take packed int4 weights, unless a rule says "int8".
+  int weight_bits = 8;
+  // int8 / int16x8: the ops that stay float keep their weights as float16
+  // constants behind DEQUANTIZE (as the float16 scheme) instead of float32.
+  bool float16_float_weights = false;
 };
 
 struct KeptFloat {
@@ -77,7 +83,7 @@ struct QuantizeResult {
   // The form each op of subgraph 0 took, by the op indices the summary
   // prints (int8 / int16x8 schemes; --save-recipe).
   struct OpChoice {
-    std::string precision;  // "int8", "int16", "float"
+    std::string precision;  // "int8", "int4", "int16", "float"
     std::string op;         // op type
     std::string output;     // first output's name
   };

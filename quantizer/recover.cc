@@ -68,11 +68,12 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     }
   }
   result.samples = static_cast<int64_t>(samples.size());
-  if (options.weight_bits < 2 || options.weight_bits > 8) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("weight bits ", options.weight_bits, ": 2 to 8"));
+  for (int bits : options.weight_bits) {
+    if (bits < 2 || bits > 8) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("weight bits ", bits, ": 2 to 8"));
+    }
   }
-  const int qmax = (1 << (options.weight_bits - 1)) - 1;
   std::vector<WeightedLayer> layers;
   for (const WeightedLayer& l : FindWeightedLayers(model)) {
     const size_t i = static_cast<size_t>(l.op_index);
@@ -109,6 +110,10 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     done.op_index = l.op_index;
     done.op = std::string(ir::GetOpInfo(l.kind).name);
     done.output = model.subgraphs[0].tensors[l.output].name;
+    const size_t op = static_cast<size_t>(l.op_index);
+    const int bits =
+        op < options.weight_bits.size() ? options.weight_bits[op] : 8;
+    const int qmax = (1 << (bits - 1)) - 1;
     const std::vector<float> w = LayerWeights(model, l.weights);
     RETURN_IF_ERROR(
         CheckFinite(model.subgraphs[0].tensors[l.weights], w, "recover"));

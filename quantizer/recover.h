@@ -33,9 +33,11 @@ struct RecoverOptions {
   bool bias_correction = false;
   bool adaround = false;
   AdaRoundOptions adaround_options;  // its pool is set by RecoverWeights
-  int weight_bits = 8;               // integers in [-(2^(b-1)-1), 2^(b-1)-1]
   bool fc_per_tensor = false;        // as QuantizeOptions::fc_per_tensor
   std::vector<bool> keep_float;      // by op index: layers left alone
+  // By op index: b puts a layer's weights on the grid of integers in
+  // [-(2^(b-1)-1), 2^(b-1)-1] (4: int4 weights); absent: 8.
+  std::vector<int> weight_bits;
   // At most this many of the samples (evenly spaced) are run per layer
   // (0: all). Means and windows settle long before the hundreds of images
   // a calibration may use, and each layer costs one or two passes.

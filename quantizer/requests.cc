@@ -55,13 +55,21 @@ absl::StatusOr<std::vector<bool>> Select(const ir::Subgraph& sg,
   return hit;
 }
 
-absl::StatusOr<Precision> ParsePrecision(const PrecisionRule& rule) {
-  if (rule.precision == "int8") return Precision::kInt8;
-  if (rule.precision == "int16") return Precision::kInt16;
-  if (rule.precision == "float") return Precision::kFloat;
+absl::StatusOr<UserRequest> ParsePrecision(const PrecisionRule& rule) {
+  if (rule.precision == "int8")
+    return UserRequest{Precision::kInt8, rule.origin};
+  if (rule.precision == "int4") {
+    return UserRequest{Precision::kInt8, rule.origin, 4};
+  }
+  if (rule.precision == "int16") {
+    return UserRequest{Precision::kInt16, rule.origin};
+  }
+  if (rule.precision == "float") {
+    return UserRequest{Precision::kFloat, rule.origin};
+  }
   return absl::InvalidArgumentError(
       absl::StrCat(rule.origin, ": precision '", rule.precision,
-                   "': expected int8, int16 or float"));
+                   "': expected int8, int4, int16 or float"));
 }
 
 }  // namespace
@@ -74,16 +82,34 @@ absl::StatusOr<std::vector<std::optional<UserRequest>>> ResolveRequests(
     rules.push_back({e, "float", "--exclude-op"});
   }
   for (const PrecisionRule& rule : rules) {
-    absl::StatusOr<Precision> p = ParsePrecision(rule);
+    absl::StatusOr<UserRequest> p = ParsePrecision(rule);
     if (!p.ok()) return p.status();
     absl::StatusOr<std::vector<bool>> hit =
         Select(sg, rule.select, rule.origin);
     if (!hit.ok()) return hit.status();
     for (size_t i = 0; i < out.size(); ++i) {
-      if ((*hit)[i]) out[i] = UserRequest{*p, rule.origin};
+      if ((*hit)[i]) out[i] = *p;
     }
   }
   return out;
+}
+
+std::vector<int> PlannedWeightBits(
+    const ir::Subgraph& sg, const QuantizeOptions& options,
+    const std::vector<std::optional<UserRequest>>& requests) {
+  std::vector<int> bits(sg.operators.size(), 8);
+  for (size_t i = 0; i < bits.size(); ++i) {
+    const std::optional<UserRequest>& r =
+        i < requests.size() ? requests[i] : std::nullopt;
+    const bool int8 = r.has_value() ? r->precision == Precision::kInt8
+                                    : options.scheme == Scheme::kInt8;
+    const int asked = r.has_value() ? r->weight_bits : options.weight_bits;
+    if (int8 && asked == 4 &&
+        ir::GetOpInfo(sg.operators[i].kind).Has(ir::op_flags::kInt4Weights)) {
+      bits[i] = 4;
+    }
+  }
+  return bits;
 }
 
 }  // namespace qforge::quantizer

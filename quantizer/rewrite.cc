@@ -119,10 +119,14 @@ absl::Status Rewriter::QuantizeWeight(ir::Operator& op, const OpPlan& plan) {
   RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
   // The plan's scales floor every channel: re-quantizing with them as
   // floors reproduces them exactly.
-  QuantizedWeights w = QuantizeSymmetricInt8(
-      values, src.shape, plan.weight_axis, plan.weight_scales);
-  const int32_t q = AddTensorLike(sg_, src, ir::DataType::kInt8, "_quantized");
-  sg_.tensors[q].buffer = AddTypedBuffer(model_, w.data);
+  QuantizedWeights w =
+      QuantizeSymmetricInt8(values, src.shape, plan.weight_axis,
+                            plan.weight_scales, WeightQMax(plan.weight_bits));
+  const bool int4 = plan.weight_bits == 4;
+  const int32_t q = AddTensorLike(
+      sg_, src, int4 ? ir::DataType::kInt4 : ir::DataType::kInt8, "_quantized");
+  sg_.tensors[q].buffer = int4 ? AddBuffer(model_, PackInt4(w.data))
+                               : AddTypedBuffer(model_, w.data);
   sg_.tensors[q].quantization = std::move(w.quantization);
   op.inputs[k] = q;
   return absl::OkStatus();
@@ -241,9 +245,10 @@ absl::Status Rewriter::Run() {
     ir::Operator& op = old_ops[i];
     const OpPlan& plan = plan_.ops[i];
     result_.op_choices.push_back(
-        {plan.precision == Precision::kInt16  ? "int16"
-         : plan.precision == Precision::kInt8 ? "int8"
-                                              : "float",
+        {plan.precision == Precision::kInt16   ? "int16"
+         : plan.precision == Precision::kFloat ? "float"
+         : plan.weight_bits == 4               ? "int4"
+                                               : "int8",
          op.DisplayName(),
          op.outputs.empty() || op.outputs[0] < 0
              ? ""

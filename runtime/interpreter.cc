@@ -207,6 +207,9 @@ absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
       rt.data = const_cast<uint8_t*>(data.data());
       rt.bytes = data.size();
       rt.is_constant = true;
+      if (it.type == ir::DataType::kInt4) {
+        RETURN_IF_ERROR(WidenInt4(exec.owned[t], rt, data));
+      }
     }
   }
   for (int32_t in : sg.inputs) {

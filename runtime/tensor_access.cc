@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace qforge::runtime {
 
@@ -111,6 +112,35 @@ absl::Status Reserve(AlignedBuffer& buffer, RtTensor& rt, size_t bytes) {
   }
   rt.data = data;
   rt.bytes = buffer.capacity();
+  return absl::OkStatus();
+}
+
+absl::Status WidenInt4(AlignedBuffer& buffer, RtTensor& rt,
+                       const std::vector<uint8_t>& packed) {
+  // The element count, bounded by what the bytes can hold (no overflow).
+  const int64_t most = 2 * static_cast<int64_t>(packed.size());
+  int64_t n = 1;
+  for (int64_t d : rt.shape) {
+    if (d < 0 || (d > 0 && n > most / d + 1)) {
+      n = -1;
+      break;
+    }
+    n *= d;
+  }
+  if (n < 0 || n > most) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "int4 constant '", rt.name(), "' ", DimsString(rt.shape), " has ",
+        packed.size(), " bytes; its shape needs ",
+        n < 0 ? std::string("a known size") : absl::StrCat((n + 1) / 2)));
+  }
+  RETURN_IF_ERROR(Reserve(buffer, rt, static_cast<size_t>(n)));
+  int8_t* out = rt.Data<int8_t>();
+  for (int64_t i = 0; i < n; ++i) {
+    const int nibble =
+        (packed[static_cast<size_t>(i / 2)] >> (4 * (i % 2))) & 15;
+    out[i] = static_cast<int8_t>(nibble >= 8 ? nibble - 16 : nibble);
+  }
+  rt.type = ir::DataType::kInt8;
   return absl::OkStatus();
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -33,6 +34,13 @@ absl::Status CheckReadable(const ir::Operator& op, int subgraph, int index,
 // Gives `rt` the buffer's memory for `bytes` (rt.bytes = the buffer's
 // capacity); ResourceExhausted naming the tensor when allocation fails.
 absl::Status Reserve(AlignedBuffer& buffer, RtTensor& rt, size_t bytes);
+
+// Turns the int4 constant `rt` (`packed`: two values a byte, low nibble
+// first) into int8 held in `buffer`, as TFLite's kernels unpack int4
+// weights in Prepare: every integer kernel then reads int8. Fails, naming
+// the tensor, when the shape is unknown or needs more bytes than given.
+absl::Status WidenInt4(AlignedBuffer& buffer, RtTensor& rt,
+                       const std::vector<uint8_t>& packed);
 
 // Output `k` of `subgraph` (`t`) holds a value once its ops ran.
 absl::Status CheckOutputWritten(int subgraph, size_t k, const RtTensor& t);

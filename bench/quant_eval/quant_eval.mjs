@@ -268,9 +268,16 @@ async function evalModel(m, runner, a, work) {
     const r = { scheme: 'int8', variant: name, args: extra.join(' ') };
     res.schemes[key] = r;
     const out = path.join(workDir, `${m.id}.${name}.tflite`);
-    const q = await quantize(a.qforge, modelPath, null, out, { scheme: 'int8', method: a.method, timeoutMs: a.timeout * 1000, extra: [...calibData, '--threads', String(a.variantThreads), ...extra] });
+    const recipe = `${out}.recipe.json`;
+    const q = await quantize(a.qforge, modelPath, null, out, { scheme: 'int8', method: a.method, timeoutMs: a.timeout * 1000, extra: [...calibData, '--threads', String(a.variantThreads), '--save-recipe', recipe, ...extra] });
     r.quantize = { ok: q.ok, ms: q.ms, code: q.code, error: q.ok ? undefined : q.message };
+    // --target-sqnr's result on its check samples (every 4th calibration sample).
+    const t = /target-sqnr: (-?[\d.]+|inf) dB >= [\d.]+ on (\d+) check samples.* after raising (\d+) ops/.exec(q.stderr ?? '');
+    if (t) r.target = { check_db: Number(t[1]), check_samples: Number(t[2]), raised: Number(t[3]) };
     if (!q.ok) continue;
+    // How many ops got each precision (the recipe qforge saved).
+    r.precisions = {};
+    for (const rule of JSON.parse(fs.readFileSync(recipe, 'utf8')).rules) r.precisions[rule.precision] = (r.precisions[rule.precision] ?? 0) + 1;
     Object.assign(r, { ops_quantized: q.summary.quantized, ops_float: q.summary.kept_float, float_ops: q.summary.float_ops });
     r.bytes = fs.statSync(out).size;
     r.file = out;

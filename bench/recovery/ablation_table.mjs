@@ -4,6 +4,7 @@
 // in LiteRT on evaluation samples disjoint from the calibration samples.
 //   node bench/recovery/ablation_table.mjs RESULTS.json > ablation.md
 import fs from 'node:fs';
+import { sqnrCell } from '../quant_eval/sqnr_cell.mjs';
 
 const COLUMNS = [
   ['plain int8', 'int8'],
@@ -13,12 +14,7 @@ const COLUMNS = [
   ['--optimize accuracy', 'int8+opt'],
 ];
 const results = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const cell = (s) => {
-  if (!s) return '';
-  if (!s.ok || typeof s.sqnr_db !== 'number') return s.quantize?.ok === false ? 'fails' : '—';
-  const top1 = s.top1 ? ` (${s.top1.agree}/${s.top1.of})` : '';
-  return `${s.sqnr_db.toFixed(1)}${top1}`;
-};
+const cell = sqnrCell;
 const lines = [
   `| model | ${COLUMNS.map((c) => c[0]).join(' | ')} | twin | float16 |`,
   `| --- |${' --- |'.repeat(COLUMNS.length + 2)}`,

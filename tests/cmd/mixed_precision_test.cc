@@ -28,13 +28,7 @@ std::string Quantize(const std::string& flags) {
 
 std::string Slurp(const std::string& path) { return testing::ReadText(path); }
 
-ir::Model Read(const std::string& path) {
-  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
-  EXPECT_TRUE(bytes.ok()) << bytes.status();
-  absl::StatusOr<ir::Model> m = formats::ParseTflite(*bytes, path);
-  EXPECT_TRUE(m.ok()) << m.status();
-  return m.ok() ? *m : ir::Model{};
-}
+ir::Model Read(const std::string& path) { return testing::ReadModel(path); }
 
 // The type of the first output of the first op of kind `kind`.
 ir::DataType OutputType(const ir::Model& m, ir::OpKind kind) {
@@ -83,8 +77,8 @@ TEST(MixedPrecisionTest, BadRecipesAreOneLineErrorsNamingTheField) {
   const std::string dir = testing::MakeTempDir();
   const std::pair<std::string, std::string> cases[] = {
       {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select":
-         "CONV_2D", "precision": "int4"}]})",
-       "rule 0: precision 'int4': expected int8, int16 or float"},
+         "CONV_2D", "precision": "int2"}]})",
+       "rule 0: precision 'int2': expected int8, int4, int16 or float"},
       {R"({"format": "qforge-recipe", "version": 2, "rules": []})",
        "version: 2 is not supported"},
       {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select":
@@ -135,6 +129,46 @@ TEST(MixedPrecisionTest, TargetSqnrRaisesOpsUntilMetOrExitsFour) {
   EXPECT_NE(r.err.find("--target-sqnr 200.00 dB not met"), std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/u.tflite"));
+}
+
+// --float-weights float16: the ops a mixed model keeps float read their
+// weights through DEQUANTIZE from float16 constants, as in the float16
+// scheme; the integer ops are untouched.
+TEST(MixedPrecisionTest, FloatWeightsFloat16HalvesTheFloatOpsWeights) {
+  const std::string dir = testing::MakeTempDir();
+  for (const char* f : {"float32", "float16"}) {
+    const testing::CommandResult r = RunCommand(
+        Quantize(std::string("--float-op FULLY_CONNECTED --float-weights ") +
+                 f + " -o " + dir + "/" + f + ".tflite -q"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const ir::Model m = Read(dir + "/float16.tflite");
+  const ir::Subgraph& sg = m.subgraphs[0];
+  int fc = 0;
+  for (const ir::Operator& op : sg.operators) {
+    if (op.kind != ir::OpKind::kFullyConnected) continue;
+    ++fc;
+    EXPECT_EQ(sg.tensors[op.outputs[0]].type, ir::DataType::kFloat32);
+    // The weight comes from a DEQUANTIZE of a float16 constant.
+    const int32_t w = op.inputs[1];
+    bool from_half = false;
+    for (const ir::Operator& d : sg.operators) {
+      if (d.kind == ir::OpKind::kDequantize && d.outputs[0] == w) {
+        from_half = sg.tensors[d.inputs[0]].type == ir::DataType::kFloat16;
+      }
+    }
+    EXPECT_TRUE(from_half) << sg.tensors[w].name;
+  }
+  EXPECT_EQ(fc, 2);
+  EXPECT_EQ(OutputType(m, ir::OpKind::kConv2D), ir::DataType::kInt8);
+  // The two FC weight matrices (50,176 + 320 floats) shrink by 2 bytes a
+  // value; the DEQUANTIZE ops and float16 tensors cost a few hundred bytes.
+  const size_t f32 = Slurp(dir + "/float32.tflite").size();
+  const size_t f16 = Slurp(dir + "/float16.tflite").size();
+  EXPECT_GE(f32 - f16, 2u * (50176 + 320) - 1024);
+  const testing::CommandResult r = RunCommand(Quantize(
+      "--scheme dynamic --float-weights float16 -o " + dir + "/d.tflite"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
 }
 
 }  // namespace

@@ -30,6 +30,8 @@ struct TableRow {
   int weight_axis = -1;
   std::vector<quantizer::Role> roles;
   bool rules = false;
+  bool version_fn = false;  // a VER(fn) column
+  bool int4 = false;        // FLAGS has kInt4Weights
 };
 
 // Every broken rule, one line each ("ROW: what is wrong"); empty when the

@@ -65,6 +65,11 @@ std::vector<std::string> CheckOpTable(const std::vector<TableRow>& rows) {
         fail(r, "HK's axis disagrees with Q's weight axis");
       }
     }
+    if (r.int4 && (!has_weight || !r.version_fn)) {
+      fail(r,
+           "kInt4Weights needs a Weight input and a VER column (the int4 "
+           "form's op version)");
+    }
     if (r.rules && r.quant == QuantColumn::kNone) {
       fail(r, "RULES on an op the quantizer never emits");
     }
@@ -109,6 +114,8 @@ TEST(OpTableTest, BrokenTableFailsEveryRule) {
       "SpecWithoutFloatKernel: Q without a float kernel: calibration cannot "
       "run the op",
       "RulesWithoutSpec: RULES on an op the quantizer never emits",
+      "Int4WithoutWeight: kInt4Weights needs a Weight input and a VER "
+      "column (the int4 form's op version)",
       "Fine: kind listed twice",
       "Fine: builtin code listed twice"};
   std::sort(problems.begin(), problems.end());

@@ -11,6 +11,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/file_io.h"
+#include "formats/tflite_reader.h"
+#include "gtest/gtest.h"
+
 namespace qforge::testing {
 
 namespace fs = std::filesystem;
@@ -31,6 +35,15 @@ std::string ReadText(const std::string& path) {
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+ir::Model ReadModel(const std::string& path) {
+  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  if (!bytes.ok()) return {};
+  absl::StatusOr<ir::Model> m = formats::ParseTflite(*bytes, path);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return m.ok() ? *m : ir::Model{};
 }
 
 std::string QuantizeMnistCommand(const std::string& flags) {

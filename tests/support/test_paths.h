@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/model.h"
+
 namespace qforge::testing {
 
 // testdata/ in the source tree.
@@ -22,6 +24,10 @@ std::vector<std::string> FindFiles(const std::string& dir,
 
 // A file's bytes as a string ("" when unreadable).
 std::string ReadText(const std::string& path);
+
+// The model at `path`, read with qforge's reader; a test failure (and an
+// empty model) when it cannot be read.
+ir::Model ReadModel(const std::string& path);
 
 // `qforge quantize` of the bundled MNIST CNN on its ten digits (pixels
 // scaled to [0, 1]) followed by `flags`.
