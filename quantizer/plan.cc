@@ -146,7 +146,7 @@ class Planner {
   std::map<int32_t, const calibration::TensorStats*> stats_;
   Precision default_ = Precision::kInt8;
   std::vector<Precision> requested_;
-  std::vector<int> weight_bits_;  // asked weight width per op (8 or 4)
+  std::vector<int> weight_bits_;  // PlannedWeightBits: 4 or 8 per op
   std::vector<std::string> requested_reason_;
   Override input_range_, output_range_;  // (op, index) -> range
   // Tensors whose range a repair replaced (a clamped mask's sum): their
@@ -304,7 +304,7 @@ void Planner::Request(QuantPlan& plan) {
   const size_t n = sg_.operators.size();
   plan.ops.assign(n, OpPlan{});
   requested_.assign(n, default_);
-  weight_bits_.assign(n, options_.weight_bits);
+  weight_bits_ = PlannedWeightBits(sg_, options_, requests_);
   requested_reason_.assign(n, "");
   range_notes_.assign(n, {});
   // What each op asks for, before anything is checked: the consumers'
@@ -315,10 +315,7 @@ void Planner::Request(QuantPlan& plan) {
     std::string why;
     Precision want = default_;
     const std::optional<UserRequest>& asked = requests_[i];
-    if (asked.has_value()) {
-      want = asked->precision;
-      weight_bits_[i] = asked->weight_bits;
-    }
+    if (asked.has_value()) want = asked->precision;
     if (want == Precision::kFloat) {
       why = asked->origin == "--exclude-op"
                 ? "excluded (--exclude-op)"
@@ -487,9 +484,9 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
         }
       }
     }
-    // Ops without an int4 form in LiteRT keep int8 weights.
-    if (precision == Precision::kInt8 && weight_bits_[i] == 4 &&
-        ir::GetOpInfo(src.kind).Has(ir::op_flags::kInt4Weights)) {
+    // int4 where asked and the op has an int4 form (PlannedWeightBits),
+    // and only in the int8 form the plan settled on.
+    if (precision == Precision::kInt8 && weight_bits_[i] == 4) {
       op.weight_bits = 4;
     }
     const std::vector<float> values = FloatValues(model_, T(w));
