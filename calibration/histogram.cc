@@ -14,8 +14,6 @@ double FromBits(uint32_t bits) {
   return static_cast<double>(f);
 }
 
-constexpr uint32_t kSignKey = 1u << 13;  // the sign bit within a key
-
 }  // namespace
 
 BucketRange RangeOf(uint32_t key) {

@@ -18,6 +18,7 @@ namespace qforge::calibration {
 
 inline constexpr int kBucketShift = 18;  // 32 - 14
 inline constexpr uint32_t kNumBuckets = 1u << 14;
+inline constexpr uint32_t kSignKey = 1u << 13;  // the sign bit within a key
 
 // The bucket of a finite float.
 inline uint32_t BucketOf(float v) {

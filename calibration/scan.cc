@@ -24,7 +24,6 @@ constexpr uint32_t kExponentBits = 0x7f800000u;
 // Keys (histogram.h) with exponent 255 (NaN, infinities): 8 exponent bits
 // set above the 5 mantissa bits; the sign is bit 13.
 constexpr uint32_t kSpecialKey = 0xffu << 5;
-constexpr uint32_t kSignKey = 1u << 13;
 static_assert(kBucketShift == 18, "keys of 14 bits: sign, exponent, 5 bits");
 // Gather offsets (first + 15 * stride) stay far inside int32.
 constexpr int64_t kMaxVectorStride = int64_t{1} << 24;

@@ -17,10 +17,7 @@
 namespace qforge::calibration {
 namespace {
 
-using json = nlohmann::ordered_json;
-
-constexpr char kFormat[] = "qforge-stats";
-constexpr char kGrid[] = "float32-top14";
+using ordered_json = nlohmann::ordered_json;
 
 // a + b, or an error when the sum passes kMaxStatsCount.
 absl::Status AddCount(uint64_t* a, uint64_t b, const std::string& source,
@@ -53,42 +50,43 @@ std::string HashBytes(const uint8_t* data, size_t size, int version) {
 }
 
 std::string SerializeStats(const StatsFile& stats) {
-  json j;
-  j["format"] = kFormat;
+  ordered_json j;
+  j["format"] = kStatsFormatName;
   j["version"] = stats.version;
   const Fingerprint& f = stats.fingerprint;
-  j["fingerprint"] = json{{"model_hash", f.model_hash},
-                          {"data_hash", f.data_hash},
-                          {"tool_version", f.tool_version},
-                          {"total_samples", f.total_samples},
-                          {"histogram_stride", f.histogram_stride},
-                          {"shard_count", f.shard_count},
-                          {"shards", f.shards}};
+  j["fingerprint"] = ordered_json{{"model_hash", f.model_hash},
+                                  {"data_hash", f.data_hash},
+                                  {"tool_version", f.tool_version},
+                                  {"total_samples", f.total_samples},
+                                  {"histogram_stride", f.histogram_stride},
+                                  {"shard_count", f.shard_count},
+                                  {"shards", f.shards}};
   j["samples"] = stats.samples;
-  j["histogram_grid"] = kGrid;
+  j["histogram_grid"] = kStatsHistogramGrid;
   // One line per tensor: compact, yet diffable and greppable.
-  j["tensors"] = json::array();
-  std::string header = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  j["tensors"] = ordered_json::array();
+  std::string header =
+      j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
   header.resize(header.size() - 2);  // drop "]}"
   std::string out = header + "\n";
   for (size_t i = 0; i < stats.tensors.size(); ++i) {
     const TensorStats& t = stats.tensors[i];
-    json h = json::array();
+    ordered_json h = ordered_json::array();
     for (const auto& [key, n] : t.histogram.counts()) {
       h.push_back(key);
       h.push_back(n);
     }
-    const json tensor{{"subgraph", t.subgraph},
-                      {"tensor", t.tensor},
-                      {"name", EscapeInvalidUtf8(t.name)},
-                      {"count", t.count},
-                      {"nan", t.nan},
-                      {"pos_inf", t.pos_inf},
-                      {"neg_inf", t.neg_inf},
-                      {"min", static_cast<double>(t.min)},
-                      {"max", static_cast<double>(t.max)},
-                      {"histogram", h}};
-    out += tensor.dump(-1, ' ', false, json::error_handler_t::replace);
+    const ordered_json tensor{{"subgraph", t.subgraph},
+                              {"tensor", t.tensor},
+                              {"name", EscapeInvalidUtf8(t.name)},
+                              {"count", t.count},
+                              {"nan", t.nan},
+                              {"pos_inf", t.pos_inf},
+                              {"neg_inf", t.neg_inf},
+                              {"min", static_cast<double>(t.min)},
+                              {"max", static_cast<double>(t.max)},
+                              {"histogram", h}};
+    out += tensor.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
     out += i + 1 < stats.tensors.size() ? ",\n" : "\n";
   }
   out += "]}\n";

@@ -21,6 +21,9 @@ namespace qforge::calibration {
 // 2: model hashes are XXH3-64 (version 1: FNV-1a 64); version 1 files are
 // still read, and checked with the hash they were written with.
 inline constexpr int kStatsFormatVersion = 2;
+// The file's "format" and "histogram_grid" fields (stats-format.md).
+inline constexpr char kStatsFormatName[] = "qforge-stats";
+inline constexpr char kStatsHistogramGrid[] = "float32-top14";
 // Bounds a stats file's numbers must keep: a count above 2^53 (values seen)
 // is a damaged file, and sums of a few such counts cannot overflow.
 inline constexpr uint64_t kMaxStatsCount = uint64_t{1} << 53;

@@ -23,8 +23,6 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr char kFormat[] = "qforge-stats";
-constexpr char kGrid[] = "float32-top14";
 constexpr int64_t kMaxShards = 1 << 20;
 constexpr int64_t kMaxIndex = INT32_MAX;
 
@@ -294,7 +292,7 @@ absl::StatusOr<StatsFile> ParseStats(const std::string& text,
   const Fields top(j, "", source);
   std::string format, grid;
   RETURN_IF_ERROR(top.String("format", &format));
-  if (format != kFormat) {
+  if (format != kStatsFormatName) {
     return top.Error("format", absl::StrCat("'", EscapeForMessage(format),
                                             "'; not a qforge stats file"));
   }
@@ -306,10 +304,10 @@ absl::StatusOr<StatsFile> ParseStats(const std::string& text,
                                   kStatsFormatVersion));
   }
   RETURN_IF_ERROR(top.String("histogram_grid", &grid));
-  if (grid != kGrid) {
-    return top.Error("histogram_grid",
-                     absl::StrCat("'", EscapeForMessage(grid),
-                                  "' is unknown (expected ", kGrid, ")"));
+  if (grid != kStatsHistogramGrid) {
+    return top.Error("histogram_grid", absl::StrCat("'", EscapeForMessage(grid),
+                                                    "' is unknown (expected ",
+                                                    kStatsHistogramGrid, ")"));
   }
   StatsFile stats;
   stats.version = version;

@@ -2,7 +2,7 @@
 # The whole test suite: install what is missing, build, run every test.
 #   scripts/test.sh           release build: unit, corpus and interop tests
 #   scripts/test.sh --asan    ASan+UBSan build: unit tests
-#   scripts/test.sh --fuzz S  libFuzzer build: S seconds on each fuzz target
+#   scripts/test.sh --fuzz S  libFuzzer targets (same tree): S seconds each
 #   scripts/test.sh --long    also the long sweeps (label "long")
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,21 +31,36 @@ case "$mode" in
     ;;
   fuzz)
     # Every libFuzzer target (tests/fuzz/targets.sh) for S seconds each,
-    # seeded from testdata/; a crash fails the run and keeps its input.
+    # seeded from testdata/, nproc at a time; a crash fails the run and keeps
+    # its input. The targets live in the sanitizer tree (clang), which
+    # --asan has usually built already.
     # shellcheck source=../tests/fuzz/targets.sh
     source tests/fuzz/targets.sh
     # shellcheck disable=SC2086
-    bash scripts/build.sh fuzz $FUZZ_TARGETS
-    passed=0; failed=0
+    bash scripts/build.sh asan $FUZZ_TARGETS
     work=$(mktemp -d)
-    for target in $FUZZ_TARGETS; do
+    fuzz_one() {
+      local target=$1
       fuzz_seed "$target" "$work/$target.corpus"
       mkdir -p "$work/$target.found"
+      local rc=0
       # shellcheck disable=SC2046
-      if build-fuzz/tests/"$target" -max_total_time="$fuzz_seconds" \
+      build-asan/tests/"$target" -max_total_time="$fuzz_seconds" \
           -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
           -artifact_prefix="$work/$target.found/" $(fuzz_flags "$target") \
-          "$work/$target.corpus" > "$work/$target.log" 2>&1; then
+          "$work/$target.corpus" > "$work/$target.log" 2>&1 || rc=$?
+      echo "$rc" > "$work/$target.rc"
+    }
+    running=0
+    for target in $FUZZ_TARGETS; do
+      fuzz_one "$target" &
+      running=$((running + 1))
+      if [ "$running" -ge "$(nproc)" ]; then wait -n || true; running=$((running - 1)); fi
+    done
+    wait || true
+    passed=0; failed=0
+    for target in $FUZZ_TARGETS; do
+      if [ "$(cat "$work/$target.rc")" = 0 ]; then
         passed=$((passed + 1))
       else
         failed=$((failed + 1))

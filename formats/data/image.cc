@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "formats/data/bytes.h"
 #include "formats/data/stb_guard.h"
 #include "stb_image.h"
 
@@ -19,10 +20,6 @@ namespace {
 constexpr int64_t kMaxSourcePixels = int64_t{1} << 26;  // 64 Mpx
 constexpr int kMaxSide = 1 << 15;
 constexpr int64_t kMaxTensorElements = int64_t{1} << 28;
-
-absl::Status Bad(absl::string_view file, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(file, ": ", what));
-}
 
 // Where an image lives in an input's shape.
 struct Geometry {
@@ -70,18 +67,19 @@ absl::StatusOr<Geometry> InputGeometry(const InputDesc& input,
 absl::StatusOr<std::pair<int, int>> SourceSize(absl::Span<const uint8_t> bytes,
                                                absl::string_view file) {
   if (bytes.size() > static_cast<size_t>(INT_MAX)) {
-    return Bad(file, "image file is larger than 2 GiB");
+    return DataError(file, "image file is larger than 2 GiB");
   }
   RETURN_IF_ERROR(ScreenForStb(bytes, file));
   int w = 0, h = 0, c = 0;
   if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w,
                              &h, &c)) {
-    return Bad(file,
-               absl::StrCat("cannot decode image (", stbi_failure_reason(),
-                            "); qforge reads png, jpg and bmp"));
+    return DataError(
+        file, absl::StrCat("cannot decode image (", stbi_failure_reason(),
+                           "); qforge reads png, jpg and bmp"));
   }
   if (w <= 0 || h <= 0 || int64_t{w} * h > kMaxSourcePixels) {
-    return Bad(file, absl::StrCat("image of ", w, "x", h,
+    return DataError(file,
+                     absl::StrCat("image of ", w, "x", h,
                                   " pixels is empty or over the 64 Mpx limit"));
   }
   return std::make_pair(h, w);
@@ -109,11 +107,11 @@ absl::StatusOr<Image> DecodeImage(absl::Span<const uint8_t> bytes,
                             &h, &c, 0),
       stbi_image_free);
   if (data == nullptr) {
-    return Bad(file, absl::StrCat("cannot decode image (",
-                                  stbi_failure_reason(), ")"));
+    return DataError(file, absl::StrCat("cannot decode image (",
+                                        stbi_failure_reason(), ")"));
   }
   if (c < 1 || c > 4) {
-    return Bad(file, absl::StrCat("image has ", c, " channels"));
+    return DataError(file, absl::StrCat("image has ", c, " channels"));
   }
   Image image;
   image.height = h;
@@ -273,7 +271,7 @@ absl::StatusOr<ir::HostTensor> ImageToTensor(const Image& image,
       image.width <= 0 ||
       image.pixels.size() != static_cast<size_t>(image.height) * image.width *
                                  static_cast<size_t>(image.channels)) {
-    return Bad(file, "malformed image buffer");
+    return DataError(file, "malformed image buffer");
   }
   const Geometry g = InputGeometry(input, options).value();
   int h = image.height;
@@ -284,16 +282,16 @@ absl::StatusOr<ir::HostTensor> ImageToTensor(const Image& image,
     if (g.height != -1) h = g.height;
     if (g.width != -1) w = g.width;
     if ((h != image.height || w != image.width) && !options.auto_resize) {
-      return Bad(file,
-                 absl::StrCat("image is ", image.height, "x", image.width,
-                              " (HxW), input ", DescribeInput(input), " wants ",
-                              h, "x", w, " and automatic resizing is off"));
+      return DataError(
+          file, absl::StrCat("image is ", image.height, "x", image.width,
+                             " (HxW), input ", DescribeInput(input), " wants ",
+                             h, "x", w, " and automatic resizing is off"));
     }
   }
   if (h > kMaxSide || w > kMaxSide ||
       int64_t{h} * w * g.channels > kMaxTensorElements) {
-    return Bad(file, absl::StrCat("image of ", h, "x", w,
-                                  " is over qforge's size limit"));
+    return DataError(file, absl::StrCat("image of ", h, "x", w,
+                                        " is over qforge's size limit"));
   }
   const Image ready =
       ResizeBilinear(ConvertColor(image, g.channels, options.color), h, w);

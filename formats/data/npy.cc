@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
+#include "formats/data/bytes.h"
 #include "formats/data/zip.h"
 
 // .npy data is little-endian and copied as is.
@@ -40,10 +41,6 @@ constexpr DtypeRow kDtypes[] = {
     {"<u4", ir::DataType::kUInt32, 4},  {"<i8", ir::DataType::kInt64, 8},
     {"<u8", ir::DataType::kUInt64, 8},  {"|b1", ir::DataType::kBool, 1},
 };
-
-absl::Status Bad(absl::string_view file, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(file, ": ", what));
-}
 
 std::string SupportedDescrs() {
   std::vector<std::string> names;
@@ -117,7 +114,7 @@ class HeaderParser {
 
  private:
   absl::Status Error(absl::string_view what) const {
-    return Bad(file_, absl::StrCat(".npy header ", what));
+    return DataError(file_, absl::StrCat(".npy header ", what));
   }
   void SkipSpace() {
     while (pos_ < text_.size() &&
@@ -227,7 +224,7 @@ absl::StatusOr<NpyHeader> ParseNpyHeader(absl::Span<const uint8_t> bytes,
                                          absl::string_view file) {
   if (bytes.size() < kMagicLen + 4 ||
       std::memcmp(bytes.data(), kMagic, kMagicLen) != 0) {
-    return Bad(file, "not an .npy file (bad magic)");
+    return DataError(file, "not an .npy file (bad magic)");
   }
   const int major = bytes[6];
   const int minor = bytes[7];
@@ -238,22 +235,24 @@ absl::StatusOr<NpyHeader> ParseNpyHeader(absl::Span<const uint8_t> bytes,
     header_len = bytes[8] | bytes[9] << 8;
   } else if (major == 2 || major == 3) {
     prefix = 12;
-    if (bytes.size() < prefix) return Bad(file, ".npy file is truncated");
+    if (bytes.size() < prefix) return DataError(file, ".npy file is truncated");
     header_len = static_cast<size_t>(bytes[8]) | bytes[9] << 8 |
                  bytes[10] << 16 | static_cast<size_t>(bytes[11]) << 24;
   } else {
-    return Bad(file, absl::StrCat(".npy format version ", major, ".", minor,
+    return DataError(file,
+                     absl::StrCat(".npy format version ", major, ".", minor,
                                   " is not supported (1.0, 2.0, 3.0 are)"));
   }
   if (header_len > kMaxHeaderLen) {
-    return Bad(file,
-               absl::StrCat(".npy header length ", header_len, " exceeds the ",
-                            kMaxHeaderLen, "-byte limit"));
+    return DataError(
+        file, absl::StrCat(".npy header length ", header_len, " exceeds the ",
+                           kMaxHeaderLen, "-byte limit"));
   }
   if (bytes.size() - prefix < header_len) {
-    return Bad(file, absl::StrCat(".npy header says ", header_len,
-                                  " bytes, file has only ",
-                                  bytes.size() - prefix, " after the magic"));
+    return DataError(
+        file,
+        absl::StrCat(".npy header says ", header_len, " bytes, file has only ",
+                     bytes.size() - prefix, " after the magic"));
   }
   const absl::string_view text(
       reinterpret_cast<const char*>(bytes.data() + prefix), header_len);
@@ -264,41 +263,45 @@ absl::StatusOr<NpyHeader> ParseNpyHeader(absl::Span<const uint8_t> bytes,
   const DtypeRow* row = FindDescr(descr);
   if (row == nullptr) {
     if (!descr.empty() && descr[0] == '>') {
-      return Bad(file, absl::StrCat("big-endian dtype '", descr,
+      return DataError(file,
+                       absl::StrCat("big-endian dtype '", descr,
                                     "' is not supported; save with "
                                     "arr.astype(arr.dtype.newbyteorder('<'))"));
     }
-    return Bad(file, absl::StrCat("dtype '", descr, "' is not supported (",
+    return DataError(file,
+                     absl::StrCat("dtype '", descr, "' is not supported (",
                                   SupportedDescrs(), ")"));
   }
   if (fortran) {
-    return Bad(file,
-               "fortran_order=True: qforge reads C-order arrays only; save "
-               "with np.ascontiguousarray(arr)");
+    return DataError(
+        file,
+        "fortran_order=True: qforge reads C-order arrays only; save "
+        "with np.ascontiguousarray(arr)");
   }
   header.type = row->type;
   header.data_offset = prefix + header_len;
   uint64_t count = 1;
   for (int64_t dim : header.shape) {
     if (__builtin_mul_overflow(count, static_cast<uint64_t>(dim), &count)) {
-      return Bad(file, absl::StrCat("shape ", ir::ShapeString(header.shape),
-                                    " overflows"));
+      return DataError(
+          file,
+          absl::StrCat("shape ", ir::ShapeString(header.shape), " overflows"));
     }
   }
   uint64_t size = 0;
   if (__builtin_mul_overflow(count, static_cast<uint64_t>(row->size), &size) ||
       size > std::numeric_limits<size_t>::max()) {
-    return Bad(file, absl::StrCat("shape ", ir::ShapeString(header.shape),
-                                  " overflows"));
+    return DataError(file, absl::StrCat("shape ", ir::ShapeString(header.shape),
+                                        " overflows"));
   }
   header.data_size = static_cast<size_t>(size);
   const size_t have = bytes.size() - header.data_offset;
   if (have != header.data_size) {
-    return Bad(file, absl::StrCat(have < header.data_size ? "truncated: " : "",
-                                  "header says ", descr, " ",
-                                  ir::ShapeString(header.shape), " = ",
-                                  header.data_size, " bytes of data, file has ",
-                                  have));
+    return DataError(
+        file, absl::StrCat(
+                  have < header.data_size ? "truncated: " : "", "header says ",
+                  descr, " ", ir::ShapeString(header.shape), " = ",
+                  header.data_size, " bytes of data, file has ", have));
   }
   return header;
 }
@@ -365,13 +368,14 @@ absl::StatusOr<std::vector<NpzArray>> IndexNpz(absl::Span<const uint8_t> bytes,
   std::set<std::string> keys;
   for (const ZipEntry& entry : entries) {
     if (!absl::EndsWith(entry.name, ".npy")) {
-      return Bad(
+      return DataError(
           file, absl::StrCat("member '", entry.name, "' is not an .npy array"));
     }
     NpzArray array;
     array.key = entry.name.substr(0, entry.name.size() - 4);
     if (!keys.insert(array.key).second) {
-      return Bad(file, absl::StrCat("key '", array.key, "' appears twice"));
+      return DataError(file,
+                       absl::StrCat("key '", array.key, "' appears twice"));
     }
     const std::string member = absl::StrCat(file, "[", array.key, "]");
     if (entry.method == ZipEntry::kStored) {

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "formats/data/bytes.h"
 #include "formats/data/convert.h"
 
 namespace qforge::formats {
@@ -16,18 +17,6 @@ constexpr uint16_t kFormatFloat = 3;
 constexpr uint16_t kFormatExtensible = 0xFFFE;
 constexpr uint32_t kMaxRate = 10'000'000;
 
-uint16_t U16(const uint8_t* p) {
-  return static_cast<uint16_t>(p[0] | p[1] << 8);
-}
-uint32_t U32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-
-absl::Status Bad(absl::string_view file, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(file, ": ", what));
-}
-
 }  // namespace
 
 absl::StatusOr<WavInfo> ParseWav(absl::Span<const uint8_t> bytes,
@@ -35,7 +24,7 @@ absl::StatusOr<WavInfo> ParseWav(absl::Span<const uint8_t> bytes,
                                  const WavOptions& options) {
   if (bytes.size() < 12 || std::memcmp(bytes.data(), "RIFF", 4) != 0 ||
       std::memcmp(bytes.data() + 8, "WAVE", 4) != 0) {
-    return Bad(file, "not a RIFF/WAVE file");
+    return DataError(file, "not a RIFF/WAVE file");
   }
   const uint8_t* fmt = nullptr;
   size_t fmt_size = 0;
@@ -45,20 +34,21 @@ absl::StatusOr<WavInfo> ParseWav(absl::Span<const uint8_t> bytes,
   size_t pos = 12;
   while (bytes.size() - pos >= 8 && !(fmt != nullptr && have_data)) {
     const uint8_t* chunk = bytes.data() + pos;
-    const uint64_t size = U32(chunk + 4);
+    const uint64_t size = LoadLE32(chunk + 4);
     const size_t body = pos + 8;
     const size_t left = bytes.size() - body;
     if (std::memcmp(chunk, "fmt ", 4) == 0) {
       if (size < 16 || size > left) {
-        return Bad(file, absl::StrCat("'fmt ' chunk of ", size,
+        return DataError(file,
+                         absl::StrCat("'fmt ' chunk of ", size,
                                       " bytes is malformed or truncated"));
       }
       fmt = bytes.data() + body;
       fmt_size = static_cast<size_t>(size);
     } else if (std::memcmp(chunk, "data", 4) == 0) {
       if (size > left) {
-        return Bad(file, absl::StrCat("truncated: data chunk says ", size,
-                                      " bytes, file has ", left));
+        return DataError(file, absl::StrCat("truncated: data chunk says ", size,
+                                            " bytes, file has ", left));
       }
       have_data = true;
       data_offset = body;
@@ -68,49 +58,49 @@ absl::StatusOr<WavInfo> ParseWav(absl::Span<const uint8_t> bytes,
     pos = body + static_cast<size_t>(size) + (size & 1);  // even-padded
     if (pos > bytes.size()) break;
   }
-  if (fmt == nullptr) return Bad(file, "has no 'fmt ' chunk");
-  if (!have_data) return Bad(file, "has no 'data' chunk");
+  if (fmt == nullptr) return DataError(file, "has no 'fmt ' chunk");
+  if (!have_data) return DataError(file, "has no 'data' chunk");
 
-  uint16_t format = U16(fmt);
+  uint16_t format = LoadLE16(fmt);
   if (format == kFormatExtensible && fmt_size >= 40) {
-    format = U16(fmt + 24);  // first two bytes of the sub-format GUID
+    format = LoadLE16(fmt + 24);  // first two bytes of the sub-format GUID
   }
-  const int channels = U16(fmt + 2);
-  const uint32_t rate = U32(fmt + 4);
-  const int block_align = U16(fmt + 12);
-  const int bits = U16(fmt + 14);
+  const int channels = LoadLE16(fmt + 2);
+  const uint32_t rate = LoadLE32(fmt + 4);
+  const int block_align = LoadLE16(fmt + 12);
+  const int bits = LoadLE16(fmt + 14);
   if (format == kFormatFloat) {
-    return Bad(file, "is IEEE float audio; qforge reads 16-bit PCM");
+    return DataError(file, "is IEEE float audio; qforge reads 16-bit PCM");
   }
   if (format != kFormatPcm) {
-    return Bad(file, absl::StrCat("is not PCM (format tag ", format,
-                                  "); qforge reads 16-bit PCM"));
+    return DataError(file, absl::StrCat("is not PCM (format tag ", format,
+                                        "); qforge reads 16-bit PCM"));
   }
   if (channels != 1) {
-    return Bad(file,
-               absl::StrCat("has ", channels, " channels; qforge reads mono"));
+    return DataError(
+        file, absl::StrCat("has ", channels, " channels; qforge reads mono"));
   }
   if (bits != 16) {
-    return Bad(file,
-               absl::StrCat("is ", bits, "-bit PCM; qforge reads 16-bit PCM"));
+    return DataError(
+        file, absl::StrCat("is ", bits, "-bit PCM; qforge reads 16-bit PCM"));
   }
   if (block_align != 2) {
-    return Bad(file, absl::StrCat("has block align ", block_align,
-                                  ", expected 2 for 16-bit mono"));
+    return DataError(file, absl::StrCat("has block align ", block_align,
+                                        ", expected 2 for 16-bit mono"));
   }
   if (rate == 0 || rate > kMaxRate) {
-    return Bad(file,
-               absl::StrCat("sample rate ", rate, " Hz is not plausible"));
+    return DataError(
+        file, absl::StrCat("sample rate ", rate, " Hz is not plausible"));
   }
   if (options.expected_sample_rate > 0 &&
       rate != static_cast<uint32_t>(options.expected_sample_rate)) {
-    return Bad(file, absl::StrCat("is ", rate, " Hz, expected ",
-                                  options.expected_sample_rate,
-                                  " Hz (--sample-rate)"));
+    return DataError(file, absl::StrCat("is ", rate, " Hz, expected ",
+                                        options.expected_sample_rate,
+                                        " Hz (--sample-rate)"));
   }
   if (data_size % 2 != 0) {
-    return Bad(file, absl::StrCat("data chunk of ", data_size,
-                                  " bytes is not whole 16-bit samples"));
+    return DataError(file, absl::StrCat("data chunk of ", data_size,
+                                        " bytes is not whole 16-bit samples"));
   }
   WavInfo info;
   info.sample_rate = static_cast<int>(rate);

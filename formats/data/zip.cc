@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "formats/data/bytes.h"
 
 namespace qforge::formats {
 namespace {
@@ -28,25 +29,9 @@ constexpr size_t kLocalSize = 30;
 // lie (or a bomb) and must not drive an allocation.
 constexpr uint64_t kMaxDeflateRatio = 1032;
 
-uint16_t U16(const uint8_t* p) {
-  return static_cast<uint16_t>(p[0] | p[1] << 8);
-}
-uint32_t U32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-uint64_t U64(const uint8_t* p) {
-  return static_cast<uint64_t>(U32(p)) | static_cast<uint64_t>(U32(p + 4))
-                                             << 32;
-}
-
 // True when [offset, offset + size) lies inside a buffer of `total` bytes.
 bool InBounds(uint64_t offset, uint64_t size, uint64_t total) {
   return offset <= total && size <= total - offset;
-}
-
-absl::Status Bad(absl::string_view file, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(file, ": ", what));
 }
 
 struct Directory {
@@ -58,44 +43,45 @@ struct Directory {
 absl::StatusOr<Directory> FindDirectory(absl::Span<const uint8_t> zip,
                                         absl::string_view file) {
   if (zip.size() < kEocdSize) {
-    return Bad(file, absl::StrCat("not a zip archive (", zip.size(),
-                                  " bytes, too short)"));
+    return DataError(file, absl::StrCat("not a zip archive (", zip.size(),
+                                        " bytes, too short)"));
   }
   // The end record sits before a comment of up to 64 KiB; search backwards.
   const size_t last = zip.size() - kEocdSize;
   const size_t first = last > 0xFFFF ? last - 0xFFFF : 0;
   size_t pos = last + 1;
   for (size_t p = last + 1; p-- > first;) {
-    if (U32(zip.data() + p) == kEocdSig &&
-        p + kEocdSize + U16(zip.data() + p + 20) <= zip.size()) {
+    if (LoadLE32(zip.data() + p) == kEocdSig &&
+        p + kEocdSize + LoadLE16(zip.data() + p + 20) <= zip.size()) {
       pos = p;
       break;
     }
   }
   if (pos > last) {
-    return Bad(file, "not a zip archive (no end-of-central-directory record)");
+    return DataError(file,
+                     "not a zip archive (no end-of-central-directory record)");
   }
   const uint8_t* e = zip.data() + pos;
-  if (U16(e + 4) != 0 || U16(e + 6) != 0) {
-    return Bad(file, "multi-disk zip archives are not supported");
+  if (LoadLE16(e + 4) != 0 || LoadLE16(e + 6) != 0) {
+    return DataError(file, "multi-disk zip archives are not supported");
   }
-  Directory dir{U16(e + 10), U32(e + 16), U32(e + 12)};
+  Directory dir{LoadLE16(e + 10), LoadLE32(e + 16), LoadLE32(e + 12)};
   if (pos >= kZip64LocatorSize &&
-      U32(zip.data() + pos - kZip64LocatorSize) == kZip64LocatorSig) {
-    const uint64_t off = U64(zip.data() + pos - kZip64LocatorSize + 8);
+      LoadLE32(zip.data() + pos - kZip64LocatorSize) == kZip64LocatorSig) {
+    const uint64_t off = LoadLE64(zip.data() + pos - kZip64LocatorSize + 8);
     if (!InBounds(off, kZip64EocdSize, zip.size()) ||
-        U32(zip.data() + off) != kZip64EocdSig) {
-      return Bad(file, "zip64 end record points outside the archive");
+        LoadLE32(zip.data() + off) != kZip64EocdSig) {
+      return DataError(file, "zip64 end record points outside the archive");
     }
     const uint8_t* z = zip.data() + off;
-    dir.entries = U64(z + 32);
-    dir.size = U64(z + 40);
-    dir.offset = U64(z + 48);
+    dir.entries = LoadLE64(z + 32);
+    dir.size = LoadLE64(z + 40);
+    dir.offset = LoadLE64(z + 48);
   }
   if (!InBounds(dir.offset, dir.size, zip.size())) {
-    return Bad(file,
-               absl::StrCat("central directory (offset ", dir.offset, ", ",
-                            dir.size, " bytes) lies outside the archive"));
+    return DataError(
+        file, absl::StrCat("central directory (offset ", dir.offset, ", ",
+                           dir.size, " bytes) lies outside the archive"));
   }
   return dir;
 }
@@ -107,30 +93,31 @@ absl::Status ApplyZip64Extra(absl::Span<const uint8_t> extra, bool need_usize,
                              uint64_t& local_offset, absl::string_view file) {
   size_t p = 0;
   while (p + 4 <= extra.size()) {
-    const uint16_t id = U16(extra.data() + p);
-    const uint16_t len = U16(extra.data() + p + 2);
+    const uint16_t id = LoadLE16(extra.data() + p);
+    const uint16_t len = LoadLE16(extra.data() + p + 2);
     if (p + 4 + len > extra.size()) break;
     if (id == 0x0001) {
       const uint8_t* d = extra.data() + p + 4;
       size_t q = 0;
       auto take = [&](uint64_t& out) {
         if (q + 8 > len) return false;
-        out = U64(d + q);
+        out = LoadLE64(d + q);
         q += 8;
         return true;
       };
       if ((need_usize && !take(entry.uncompressed_size)) ||
           (need_csize && !take(entry.compressed_size)) ||
           (need_offset && !take(local_offset))) {
-        return Bad(file, absl::StrCat("zip entry '", entry.name,
-                                      "': zip64 extra field too short"));
+        return DataError(file, absl::StrCat("zip entry '", entry.name,
+                                            "': zip64 extra field too short"));
       }
       return absl::OkStatus();
     }
     p += 4 + len;
   }
   if (need_usize || need_csize || need_offset) {
-    return Bad(file, absl::StrCat("zip entry '", entry.name,
+    return DataError(file,
+                     absl::StrCat("zip entry '", entry.name,
                                   "': sizes need a zip64 extra field, none"));
   }
   return absl::OkStatus();
@@ -140,7 +127,8 @@ absl::Status CheckRatio(const ZipEntry& entry, absl::string_view where,
                         absl::string_view file) {
   if (entry.method == ZipEntry::kDeflate &&
       entry.uncompressed_size / kMaxDeflateRatio > entry.compressed_size + 1) {
-    return Bad(file, absl::StrCat(where, " claims ", entry.uncompressed_size,
+    return DataError(file,
+                     absl::StrCat(where, " claims ", entry.uncompressed_size,
                                   " bytes from ", entry.compressed_size,
                                   " compressed; deflate cannot do that"));
   }
@@ -156,28 +144,29 @@ absl::StatusOr<std::vector<ZipEntry>> ListZipEntries(
   uint64_t p = dir.offset;
   const uint64_t end = dir.offset + dir.size;
   for (uint64_t i = 0; i < dir.entries; ++i) {
-    if (!InBounds(p, kCentralSize, end) || U32(zip.data() + p) != kCentralSig) {
-      return Bad(file, absl::StrCat("central directory entry ", i,
-                                    " is truncated or corrupt"));
+    if (!InBounds(p, kCentralSize, end) ||
+        LoadLE32(zip.data() + p) != kCentralSig) {
+      return DataError(file, absl::StrCat("central directory entry ", i,
+                                          " is truncated or corrupt"));
     }
     const uint8_t* c = zip.data() + p;
-    const uint16_t flags = U16(c + 8);
-    const uint16_t method = U16(c + 10);
-    const uint16_t name_len = U16(c + 28);
-    const uint16_t extra_len = U16(c + 30);
-    const uint16_t comment_len = U16(c + 32);
+    const uint16_t flags = LoadLE16(c + 8);
+    const uint16_t method = LoadLE16(c + 10);
+    const uint16_t name_len = LoadLE16(c + 28);
+    const uint16_t extra_len = LoadLE16(c + 30);
+    const uint16_t comment_len = LoadLE16(c + 32);
     const uint64_t var_len = uint64_t{name_len} + extra_len + comment_len;
     if (!InBounds(p + kCentralSize, var_len, end)) {
-      return Bad(file,
-                 absl::StrCat("central directory entry ", i, " is truncated"));
+      return DataError(
+          file, absl::StrCat("central directory entry ", i, " is truncated"));
     }
     ZipEntry entry;
     entry.name.assign(reinterpret_cast<const char*>(c + kCentralSize),
                       name_len);
-    entry.crc32 = U32(c + 16);
-    entry.compressed_size = U32(c + 20);
-    entry.uncompressed_size = U32(c + 24);
-    uint64_t local_offset = U32(c + 42);
+    entry.crc32 = LoadLE32(c + 16);
+    entry.compressed_size = LoadLE32(c + 20);
+    entry.uncompressed_size = LoadLE32(c + 24);
+    uint64_t local_offset = LoadLE32(c + 42);
     RETURN_IF_ERROR(
         ApplyZip64Extra(zip.subspan(p + kCentralSize + name_len, extra_len),
                         entry.uncompressed_size == 0xFFFFFFFF,
@@ -187,29 +176,32 @@ absl::StatusOr<std::vector<ZipEntry>> ListZipEntries(
 
     if (entry.name.empty() || entry.name.back() == '/') continue;  // folder
     const std::string where = absl::StrCat("zip entry '", entry.name, "'");
-    if (flags & 1) return Bad(file, absl::StrCat(where, " is encrypted"));
+    if (flags & 1) return DataError(file, absl::StrCat(where, " is encrypted"));
     if (method != ZipEntry::kStored && method != ZipEntry::kDeflate) {
-      return Bad(file, absl::StrCat(where, " uses compression method ", method,
+      return DataError(file,
+                       absl::StrCat(where, " uses compression method ", method,
                                     "; only stored (0) and deflate (8) are "
                                     "supported"));
     }
     entry.method = static_cast<ZipEntry::Method>(method);
     if (entry.method == ZipEntry::kStored &&
         entry.compressed_size != entry.uncompressed_size) {
-      return Bad(file, absl::StrCat(where, " is stored but its sizes differ (",
+      return DataError(file,
+                       absl::StrCat(where, " is stored but its sizes differ (",
                                     entry.compressed_size, " vs ",
                                     entry.uncompressed_size, ")"));
     }
     RETURN_IF_ERROR(CheckRatio(entry, where, file));
     if (!InBounds(local_offset, kLocalSize, zip.size()) ||
-        U32(zip.data() + local_offset) != kLocalSig) {
-      return Bad(file, absl::StrCat(where, ": local header missing"));
+        LoadLE32(zip.data() + local_offset) != kLocalSig) {
+      return DataError(file, absl::StrCat(where, ": local header missing"));
     }
     const uint8_t* l = zip.data() + local_offset;
-    entry.data_offset =
-        local_offset + kLocalSize + U16(l + 26) + uint64_t{U16(l + 28)};
+    entry.data_offset = local_offset + kLocalSize + LoadLE16(l + 26) +
+                        uint64_t{LoadLE16(l + 28)};
     if (!InBounds(entry.data_offset, entry.compressed_size, zip.size())) {
-      return Bad(file, absl::StrCat(where, " (", entry.compressed_size,
+      return DataError(file,
+                       absl::StrCat(where, " (", entry.compressed_size,
                                     " bytes) runs past the end of the file"));
     }
     entries.push_back(std::move(entry));
@@ -222,12 +214,14 @@ absl::StatusOr<std::vector<uint8_t>> ExtractZipEntry(
     absl::string_view file) {
   const std::string where = absl::StrCat("zip entry '", entry.name, "'");
   if (!InBounds(entry.data_offset, entry.compressed_size, zip.size())) {
-    return Bad(file, absl::StrCat(where, " runs past the end of the file"));
+    return DataError(file,
+                     absl::StrCat(where, " runs past the end of the file"));
   }
   RETURN_IF_ERROR(CheckRatio(entry, where, file));
   if (entry.method == ZipEntry::kStored &&
       entry.compressed_size != entry.uncompressed_size) {
-    return Bad(file, absl::StrCat(where, " is stored but its sizes differ"));
+    return DataError(file,
+                     absl::StrCat(where, " is stored but its sizes differ"));
   }
   const uint8_t* src = zip.data() + entry.data_offset;
   std::vector<uint8_t> out;
@@ -267,19 +261,20 @@ absl::StatusOr<std::vector<uint8_t>> ExtractZipEntry(
     inflateEnd(&zs);
     if (rc != Z_STREAM_END) {
       if (produced == out.size() && (rc == Z_BUF_ERROR || rc == Z_OK)) {
-        return Bad(file, absl::StrCat(where, " inflates to more than the ",
-                                      out.size(), " bytes it declares"));
+        return DataError(
+            file, absl::StrCat(where, " inflates to more than the ", out.size(),
+                               " bytes it declares"));
       }
-      return Bad(file,
-                 absl::StrCat(where, " is corrupt (inflate: ", zmsg, ")"));
+      return DataError(
+          file, absl::StrCat(where, " is corrupt (inflate: ", zmsg, ")"));
     }
     if (produced != out.size()) {
-      return Bad(file, absl::StrCat(where, " inflates to ", produced,
-                                    " bytes, declares ", out.size()));
+      return DataError(file, absl::StrCat(where, " inflates to ", produced,
+                                          " bytes, declares ", out.size()));
     }
   }
   if (crc32_z(0, out.data(), out.size()) != entry.crc32) {
-    return Bad(file, absl::StrCat(where, " fails its CRC-32 check"));
+    return DataError(file, absl::StrCat(where, " fails its CRC-32 check"));
   }
   return out;
 }
@@ -289,14 +284,15 @@ absl::Status VerifyStoredZipEntry(absl::Span<const uint8_t> zip,
                                   absl::string_view file) {
   const std::string where = absl::StrCat("zip entry '", entry.name, "'");
   if (entry.method != ZipEntry::kStored) {
-    return Bad(file, absl::StrCat(where, " is not stored"));
+    return DataError(file, absl::StrCat(where, " is not stored"));
   }
   if (!InBounds(entry.data_offset, entry.compressed_size, zip.size())) {
-    return Bad(file, absl::StrCat(where, " runs past the end of the file"));
+    return DataError(file,
+                     absl::StrCat(where, " runs past the end of the file"));
   }
   if (crc32_z(0, zip.data() + entry.data_offset, entry.compressed_size) !=
       entry.crc32) {
-    return Bad(file, absl::StrCat(where, " fails its CRC-32 check"));
+    return DataError(file, absl::StrCat(where, " fails its CRC-32 check"));
   }
   return absl::OkStatus();
 }

@@ -97,6 +97,13 @@ absl::Status SetShape(OpContext& ctx, int o, const Dims& shape, bool in_eval);
 absl::Status NormalizeAxis(const OpContext& ctx, int64_t axis, int rank,
                            absl::string_view what, int* out);
 
+// The product of dims [begin, end) of `shape` (1 when empty).
+inline int64_t DimsProduct(const Dims& shape, int begin, int end) {
+  int64_t n = 1;
+  for (int d = begin; d < end; ++d) n *= shape[static_cast<size_t>(d)];
+  return n;
+}
+
 // Row-major strides (in elements) of `shape`.
 Dims RowMajorStrides(absl::Span<const int64_t> shape);
 

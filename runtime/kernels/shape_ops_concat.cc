@@ -14,13 +14,8 @@
 namespace qforge::runtime {
 namespace {
 
+using shape_ops::DimsProduct;
 using shape_ops::IntValues;
-
-int64_t Product(const Dims& shape, int begin, int end) {
-  int64_t n = 1;
-  for (int d = begin; d < end; ++d) n *= shape[static_cast<size_t>(d)];
-  return n;
-}
 
 // The fused activation of a float CONCATENATION (TFLite itself only accepts
 // NONE; the others follow TFLite's activation definitions).
@@ -146,9 +141,9 @@ absl::Status EvalConcatenation(OpContext& ctx) {
   RETURN_IF_ERROR(ResolveConcat(ctx, &axis, &shape));
   RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
   RtTensor* out = ctx.output(0);
-  const int64_t outer = Product(shape, 0, axis);
+  const int64_t outer = DimsProduct(shape, 0, axis);
   const int64_t inner =
-      Product(shape, axis + 1, static_cast<int>(shape.size()));
+      DimsProduct(shape, axis + 1, static_cast<int>(shape.size()));
   uint8_t* dst = out->data;
   for (int64_t o = 0; o < outer; ++o) {
     for (int i = 0; i < ctx.num_inputs(); ++i) {
@@ -216,8 +211,8 @@ absl::Status EvalPack(OpContext& ctx) {
   RETURN_IF_ERROR(ResolvePack(ctx, &axis, &shape));
   RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
   const Dims& in_shape = ctx.input(0)->shape;
-  const int64_t outer = Product(in_shape, 0, axis);
-  const size_t block = static_cast<size_t>(Product(
+  const int64_t outer = DimsProduct(in_shape, 0, axis);
+  const size_t block = static_cast<size_t>(DimsProduct(
                            in_shape, axis, static_cast<int>(in_shape.size()))) *
                        elem;
   if (block == 0) return absl::OkStatus();
@@ -258,9 +253,9 @@ absl::Status SplitCopy(OpContext& ctx, int in, int axis,
   const RtTensor* t = ctx.input(in);
   size_t elem = 0;
   RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *t, &elem));
-  const int64_t outer = Product(t->shape, 0, axis);
+  const int64_t outer = DimsProduct(t->shape, 0, axis);
   const int64_t inner =
-      Product(t->shape, axis + 1, t->rank()) * static_cast<int64_t>(elem);
+      DimsProduct(t->shape, axis + 1, t->rank()) * static_cast<int64_t>(elem);
   const int64_t row = t->dim(axis) * inner;
   int64_t start = 0;
   for (int j = 0; j < ctx.num_outputs(); ++j) {

@@ -12,6 +12,8 @@
 namespace qforge::runtime {
 namespace {
 
+using shape_ops::DimsProduct;
+
 absl::Status CheckIndices(const OpContext& ctx, int i) {
   RETURN_IF_ERROR(shape_ops::RequireInput(ctx, i, "indices"));
   const RtTensor* t = ctx.input(i);
@@ -22,12 +24,6 @@ absl::Status CheckIndices(const OpContext& ctx, int i) {
                                   "; they must be int16, int32 or int64"));
   }
   return absl::OkStatus();
-}
-
-int64_t Product(const Dims& shape, int begin, int end) {
-  int64_t n = 1;
-  for (int d = begin; d < end; ++d) n *= shape[static_cast<size_t>(d)];
-  return n;
 }
 
 // --- GATHER --------------------------------------------------------------
@@ -86,11 +82,11 @@ absl::Status EvalGather(OpContext& ctx) {
   GatherParams p;
   RETURN_IF_ERROR(ResolveGather(ctx, &p));
   RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, p.shape, /*in_eval=*/true));
-  const int64_t batches = Product(in->shape, 0, p.batch_dims);
-  const int64_t outer = Product(in->shape, p.batch_dims, p.axis);
+  const int64_t batches = DimsProduct(in->shape, 0, p.batch_dims);
+  const int64_t outer = DimsProduct(in->shape, p.batch_dims, p.axis);
   const int64_t axis_size = in->dim(p.axis);
-  const int64_t inner = Product(in->shape, p.axis + 1, in->rank());
-  const int64_t coords = Product(pos->shape, p.batch_dims, pos->rank());
+  const int64_t inner = DimsProduct(in->shape, p.axis + 1, in->rank());
+  const int64_t coords = DimsProduct(pos->shape, p.batch_dims, pos->rank());
   const size_t block = static_cast<size_t>(inner) * elem;
   // Check every index first: no read ever leaves the input.
   const int64_t num_indices = pos->NumElements();
@@ -166,8 +162,8 @@ absl::Status EvalGatherNd(OpContext& ctx) {
   RETURN_IF_ERROR(ResolveGatherNd(ctx, &nd, &shape));
   RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
   const Dims strides = shape_ops::RowMajorStrides(params->shape);
-  const int64_t slice = Product(params->shape, nd, params->rank());
-  const int64_t slices = Product(idx->shape, 0, idx->rank() - 1);
+  const int64_t slice = DimsProduct(params->shape, nd, params->rank());
+  const int64_t slices = DimsProduct(idx->shape, 0, idx->rank() - 1);
   const size_t block = static_cast<size_t>(slice) * elem;
   uint8_t* out = ctx.output(0)->data;
   for (int64_t s = 0; s < slices; ++s) {

@@ -32,7 +32,7 @@ long PeakRssKib(const std::string& command, int* exit_code) {
 }
 
 TEST(CalibrateMemoryTest, PeakDoesNotGrowWithSamples) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(QFORGE_SANITIZED)
   GTEST_SKIP() << "peak RSS is not meaningful under AddressSanitizer "
                   "(quarantine and shadow memory); runs in the release build";
 #endif

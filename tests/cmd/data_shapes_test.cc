@@ -34,14 +34,10 @@ using testing::QforgeBinary;
 using testing::RunCommand;
 using testing::TestDataDir;
 
-std::vector<uint8_t> Slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
-
 // A glow golden file: one pad byte, then `n` float32 values.
 std::vector<float> Golden(const std::string& name, size_t n) {
-  const std::vector<uint8_t> bytes = Slurp(TestDataDir() + "/glow/" + name);
+  const std::vector<uint8_t> bytes =
+      testing::ReadBytes(TestDataDir() + "/glow/" + name);
   std::vector<float> v(n);
   EXPECT_EQ(bytes.size(), 1 + 4 * n) << name;
   if (bytes.size() == 1 + 4 * n) std::memcpy(v.data(), bytes.data() + 1, 4 * n);
@@ -65,7 +61,7 @@ ir::HostTensor ReadNpy(const std::string& path) {
 
 // The stats entry of tensor `index` of subgraph 0.
 nlohmann::json StatsOf(const std::string& stats_path, int index) {
-  const std::vector<uint8_t> bytes = Slurp(stats_path);
+  const std::vector<uint8_t> bytes = testing::ReadBytes(stats_path);
   const nlohmann::json j =
       nlohmann::json::parse(std::string(bytes.begin(), bytes.end()));
   for (const nlohmann::json& t : j["tensors"]) {

@@ -33,13 +33,6 @@ namespace fs = std::filesystem;
 using testing::QforgeBinary;
 using testing::TestDataDir;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 struct Outcome {
   int status = 0;
   double seconds = 0;
@@ -92,7 +85,7 @@ void KillAtRandomMoments(const std::vector<std::string>& args_before_out,
   // The uninterrupted run: the reference output and duration.
   const Outcome whole = Run(args, -1, false);
   ASSERT_TRUE(WIFEXITED(whole.status) && WEXITSTATUS(whole.status) == 0);
-  const std::string reference = Slurp(out);
+  const std::string reference = testing::ReadText(out);
   ASSERT_FALSE(reference.empty());
   std::mt19937 rng(20261204);
   std::uniform_real_distribution<double> moment(0.0, 1.1 * whole.seconds);
@@ -108,7 +101,8 @@ void KillAtRandomMoments(const std::vector<std::string>& args_before_out,
       EXPECT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
     }
     if (fs::exists(out)) {
-      EXPECT_EQ(Slurp(out), reference) << "run " << i << ": partial output";
+      EXPECT_EQ(testing::ReadText(out), reference)
+          << "run " << i << ": partial output";
       ++complete;
     }
     for (const auto& entry : fs::directory_iterator(dir)) {

@@ -29,11 +29,6 @@ void SetQuant(OpModel& m, int t, float scale, int64_t zp) {
   m.tensor(t).quantization = q;
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream f(path, std::ios::binary);
   f.write(reinterpret_cast<const char*>(bytes.data()),
@@ -89,7 +84,7 @@ TEST(LegalityCliTest, ReportStatesRepairsAndKeptFloatReasons) {
                  "masked_attention_mask.npy -o " + dir +
                  "/ma.tflite --report " + dir + "/ma.json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  nlohmann::json j = nlohmann::json::parse(Slurp(dir + "/ma.json"));
+  nlohmann::json j = nlohmann::json::parse(testing::ReadText(dir + "/ma.json"));
   ASSERT_EQ(j["repairs"].size(), 1u) << j["repairs"];
   EXPECT_NE(j["repairs"][0].get<std::string>().find("ADD: mask 'mask' range"),
             std::string::npos);
@@ -97,7 +92,7 @@ TEST(LegalityCliTest, ReportStatesRepairsAndKeptFloatReasons) {
                  p + "log_eps_x.npy -o " + dir + "/le.tflite --report " + dir +
                  "/le.json -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  j = nlohmann::json::parse(Slurp(dir + "/le.json"));
+  j = nlohmann::json::parse(testing::ReadText(dir + "/le.json"));
   bool named = false;
   for (const auto& f : j["float_ops"]) {
     named |= f["op"] == "ADD" &&

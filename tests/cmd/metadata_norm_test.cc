@@ -40,11 +40,6 @@ constexpr char kModel[] =
 constexpr char kLine[] =
     "data: input 'input': mean 127.5, std 127.5 from the model's metadata";
 
-std::vector<uint8_t> Slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
-
 std::string Photo() { return TestDataDir() + "/data/shoe_224_224_3.jpeg"; }
 
 // `qforge run` on the photo; returns stderr, the inputs fed in `dir`.
@@ -71,12 +66,13 @@ TEST(MetadataNormCliTest, ImagesUseTheModelsNormalization) {
   ASSERT_EQ(expl.exit_code, 0) << expl.err;
   EXPECT_EQ(expl.err.find("from the model's metadata"), std::string::npos)
       << expl.err;
-  const std::vector<uint8_t> a = Slurp(tmp + "/meta/in/input_0.npy");
+  const std::vector<uint8_t> a =
+      testing::ReadBytes(tmp + "/meta/in/input_0.npy");
   ASSERT_FALSE(a.empty());
-  EXPECT_EQ(a, Slurp(tmp + "/explicit/in/input_0.npy"));
+  EXPECT_EQ(a, testing::ReadBytes(tmp + "/explicit/in/input_0.npy"));
 
   // Hand derivation: (pixel - 127.5) / 127.5 per channel, RGB, NHWC.
-  const std::vector<uint8_t> jpeg = Slurp(Photo());
+  const std::vector<uint8_t> jpeg = testing::ReadBytes(Photo());
   absl::StatusOr<formats::Image> img = formats::DecodeImage(jpeg, Photo());
   ASSERT_TRUE(img.ok()) << img.status();
   ASSERT_EQ(img->height * img->width * 3, 224 * 224 * 3);
@@ -113,8 +109,8 @@ TEST(MetadataNormCliTest, AnyExplicitFlagOverridesTheMetadataEntirely) {
   const testing::CommandResult ref =
       RunOnPhoto(model, tmp + "/ref", "--scale 1 --mean 0 --std 255");
   ASSERT_EQ(ref.exit_code, 0) << ref.err;
-  EXPECT_EQ(Slurp(tmp + "/s/in/input_0.npy"),
-            Slurp(tmp + "/ref/in/input_0.npy"));
+  EXPECT_EQ(testing::ReadBytes(tmp + "/s/in/input_0.npy"),
+            testing::ReadBytes(tmp + "/ref/in/input_0.npy"));
 }
 
 // A ModelMetadata with one subgraph whose inputs carry `units`.

@@ -26,8 +26,6 @@ std::string Quantize(const std::string& flags) {
   return testing::QuantizeMnistCommand(flags);
 }
 
-std::string Slurp(const std::string& path) { return testing::ReadText(path); }
-
 ir::Model Read(const std::string& path) { return testing::ReadModel(path); }
 
 // The type of the first output of the first op of kind `kind`.
@@ -61,7 +59,8 @@ TEST(MixedPrecisionTest, SavedRecipeReproducesTheModel) {
       Quantize("--int16-op FULLY_CONNECTED --float-op SOFTMAX -o " + dir +
                "/a.tflite --save-recipe " + dir + "/r.json -q"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const nlohmann::json recipe = nlohmann::json::parse(Slurp(dir + "/r.json"));
+  const nlohmann::json recipe =
+      nlohmann::json::parse(testing::ReadText(dir + "/r.json"));
   ASSERT_EQ(recipe["rules"].size(), 6u);
   EXPECT_EQ(recipe["rules"][3]["op"], "FULLY_CONNECTED");
   EXPECT_EQ(recipe["rules"][3]["precision"], "int16");
@@ -70,7 +69,8 @@ TEST(MixedPrecisionTest, SavedRecipeReproducesTheModel) {
   r = RunCommand(
       Quantize("--recipe " + dir + "/r.json -o " + dir + "/b.tflite -q"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(Slurp(dir + "/a.tflite"), Slurp(dir + "/b.tflite"));
+  EXPECT_EQ(testing::ReadText(dir + "/a.tflite"),
+            testing::ReadText(dir + "/b.tflite"));
 }
 
 TEST(MixedPrecisionTest, BadRecipesAreOneLineErrorsNamingTheField) {
@@ -118,7 +118,8 @@ TEST(MixedPrecisionTest, TargetSqnrRaisesOpsUntilMetOrExitsFour) {
   EXPECT_NE(r.err.find("target-sqnr: as asked: worst output"),
             std::string::npos)
       << r.err;
-  const nlohmann::json recipe = nlohmann::json::parse(Slurp(dir + "/t.json"));
+  const nlohmann::json recipe =
+      nlohmann::json::parse(testing::ReadText(dir + "/t.json"));
   int int16 = 0;
   for (const auto& rule : recipe["rules"])
     int16 += rule["precision"] == "int16";
@@ -163,8 +164,8 @@ TEST(MixedPrecisionTest, FloatWeightsFloat16HalvesTheFloatOpsWeights) {
   EXPECT_EQ(OutputType(m, ir::OpKind::kConv2D), ir::DataType::kInt8);
   // The two FC weight matrices (50,176 + 320 floats) shrink by 2 bytes a
   // value; the DEQUANTIZE ops and float16 tensors cost a few hundred bytes.
-  const size_t f32 = Slurp(dir + "/float32.tflite").size();
-  const size_t f16 = Slurp(dir + "/float16.tflite").size();
+  const size_t f32 = testing::ReadText(dir + "/float32.tflite").size();
+  const size_t f16 = testing::ReadText(dir + "/float16.tflite").size();
   EXPECT_GE(f32 - f16, 2u * (50176 + 320) - 1024);
   const testing::CommandResult r = RunCommand(Quantize(
       "--scheme dynamic --float-weights float16 -o " + dir + "/d.tflite"));

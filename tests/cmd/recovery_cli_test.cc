@@ -19,8 +19,6 @@ std::string Quantize(const std::string& flags) {
   return testing::QuantizeMnistCommand(flags);
 }
 
-std::string Slurp(const std::string& path) { return testing::ReadText(path); }
-
 TEST(RecoveryCliTest, NeedsDataNotStats) {
   const std::string dir = testing::MakeTempDir();
   const testing::CommandResult r =
@@ -44,13 +42,13 @@ TEST(RecoveryCliTest, SameBytesOnOneOrTwoThreads) {
               std::string::npos)
         << r.err;
   }
-  const std::string a = Slurp(dir + "/m1.tflite");
+  const std::string a = testing::ReadText(dir + "/m1.tflite");
   EXPECT_FALSE(a.empty());
-  EXPECT_EQ(a, Slurp(dir + "/m2.tflite"));
+  EXPECT_EQ(a, testing::ReadText(dir + "/m2.tflite"));
   // Recovery changed the model.
   ASSERT_EQ(RunCommand(Quantize("-q -o " + dir + "/plain.tflite")).exit_code,
             0);
-  EXPECT_NE(a, Slurp(dir + "/plain.tflite"));
+  EXPECT_NE(a, testing::ReadText(dir + "/plain.tflite"));
 }
 
 }  // namespace

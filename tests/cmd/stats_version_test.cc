@@ -18,12 +18,12 @@ using testing::QforgeBinary;
 using testing::RunCommand;
 using testing::TestDataDir;
 
-const std::string kModel = "/models/conv_fc_mnist.tflite";
+const std::string kMnistModel = "/models/conv_fc_mnist.tflite";
 
 TEST(StatsVersionTest, WritesVersion2AndReadsVersion1) {
   const std::string dir = testing::MakeTempDir();
   const std::string q = QforgeBinary();
-  const std::string model = TestDataDir() + kModel;
+  const std::string model = TestDataDir() + kMnistModel;
   ASSERT_EQ(
       RunCommand(q + " calibrate " + model + " --data '" + TestDataDir() +
                  "/mnist/*.png' --scale 0.003921569 -o " + dir + "/s2.json -q")

@@ -29,13 +29,6 @@ std::string Model(const std::string& name) {
   return TestDataDir() + "/models/" + name;
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
 }
@@ -144,7 +137,7 @@ TEST(UsageTest, HelpForEachCommandShowsDefaultsAndAnExample) {
 // add.tflite with the name of its input 'input1' made 'inp\xfft1' (same
 // length, so the file stays valid).
 std::string ModelWithBinaryName(const std::string& dir) {
-  std::string bytes = Slurp(Model("add.tflite"));
+  std::string bytes = testing::ReadText(Model("add.tflite"));
   const size_t at = bytes.find("input1");
   EXPECT_NE(at, std::string::npos);
   bytes[at + 3] = '\xff';
@@ -170,14 +163,15 @@ TEST(UsageTest, NamesThatAreNotUtf8AreEscapedInEveryOutput) {
   r = RunCommand(QforgeBinary() + " calibrate " + model + data + " -o " + dir +
                  "/stats.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(Slurp(dir + "/stats.json").find("inp\\\\xfft1"), std::string::npos);
+  EXPECT_NE(testing::ReadText(dir + "/stats.json").find("inp\\\\xfft1"),
+            std::string::npos);
   r = RunCommand(QforgeBinary() + " quantize " + model + " --stats " + dir +
                  "/stats.json -o " + dir + "/q.tflite");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = RunCommand(QforgeBinary() + " quantize " + model + data + " -o " + dir +
                  "/q2.tflite --report " + dir + "/r.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  j = nlohmann::json::parse(Slurp(dir + "/r.json"));
+  j = nlohmann::json::parse(testing::ReadText(dir + "/r.json"));
   EXPECT_NE(j.dump().find("inp\\\\xfft1"), std::string::npos);
   for (const char* format : {"json", "md", "html", "text"}) {
     r = RunCommand(QforgeBinary() + " report " + model + " " + dir +
@@ -196,7 +190,7 @@ TEST(UsageTest, OutputsNeverReplaceInputsAndAreCheckedFirst) {
   const std::string m = Model("conv_fc_mnist.tflite");
   const std::string digit = dir + "/digit.png";
   fs::copy_file(TestDataDir() + "/mnist/sample3.png", digit);
-  const std::string before = Slurp(digit);
+  const std::string before = testing::ReadText(digit);
   // A data file named as the output: refused, the file unchanged.
   for (const std::string& args :
        {"calibrate " + m + " --data " + digit + " -o " + digit,
@@ -208,7 +202,7 @@ TEST(UsageTest, OutputsNeverReplaceInputsAndAreCheckedFirst) {
     EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;
     EXPECT_NE(r.err.find("refusing to overwrite an input"), std::string::npos)
         << r.err;
-    EXPECT_EQ(Slurp(digit), before);
+    EXPECT_EQ(testing::ReadText(digit), before);
   }
   // run: an output_K.npy that is the data file.
   const std::string npy = dir + "/output_0.npy";

@@ -23,8 +23,8 @@ target_compile_definitions(schema_compat_test PRIVATE
   QFORGE_SCHEMA_DIR="${CMAKE_SOURCE_DIR}/formats/schema")
 # GCC 12 reports a false -Wstringop-overread inside flatbuffers' reflection
 # headers when inlining under -fsanitize; the code reads verified buffers.
-target_compile_options(schema_compat_test PRIVATE -Wno-stringop-overread
-                       ${QFORGE_TEST_COPTS})
+target_compile_options(schema_compat_test PRIVATE
+  $<$<CXX_COMPILER_ID:GNU>:-Wno-stringop-overread> ${QFORGE_TEST_COPTS})
 target_link_libraries(schema_compat_test PRIVATE
   GTest::gtest_main flatbuffers::flatbuffers)
 

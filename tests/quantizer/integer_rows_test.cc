@@ -20,7 +20,7 @@ namespace {
 using ir::DataType;
 using ir::OpKind;
 
-calibration::TensorStats Stats(int tensor, float lo, float hi) {
+calibration::TensorStats RangeStats(int tensor, float lo, float hi) {
   calibration::TensorStats s;
   s.tensor = tensor;
   s.count = 2;
@@ -60,7 +60,7 @@ struct PreluModel {
   }
   calibration::StatsFile StatsFile() const {
     calibration::StatsFile f;
-    f.tensors = {Stats(x, -2.0f, 2.0f), Stats(y, -1.0f, 2.0f)};
+    f.tensors = {RangeStats(x, -2.0f, 2.0f), RangeStats(y, -1.0f, 2.0f)};
     return f;
   }
 };
@@ -99,7 +99,7 @@ TEST(IntegerRowsTest, RsqrtVersions) {
   const int y = m.Output(DataType::kFloat32, {4}, "y");
   m.Op(OpKind::kRsqrt, {x}, {y}, ir::Options{});
   calibration::StatsFile stats;
-  stats.tensors = {Stats(x, 0.1f, 4.0f), Stats(y, 0.5f, 3.2f)};
+  stats.tensors = {RangeStats(x, 0.1f, 4.0f), RangeStats(y, 0.5f, 3.2f)};
   for (const auto& [opts, version, type] :
        {std::tuple{QuantizeOptions{}, 2, DataType::kInt8},
         std::tuple{Scheme16(), 3, DataType::kInt16}}) {
@@ -119,7 +119,7 @@ TEST(IntegerRowsTest, BatchMatMulConstantRhsPerTensor) {
   const int y = m.Output(DataType::kFloat32, {1, 2, 2}, "y");
   m.Op(OpKind::kBatchMatMul, {x, w}, {y}, ir::BatchMatMulOptions{});
   calibration::StatsFile stats;
-  stats.tensors = {Stats(x, -1.0f, 1.0f), Stats(y, -3.0f, 3.0f)};
+  stats.tensors = {RangeStats(x, -1.0f, 1.0f), RangeStats(y, -3.0f, 3.0f)};
   absl::StatusOr<QuantizeResult> r = Quantize(m.model(), &stats, {});
   ASSERT_TRUE(r.ok()) << r.status();
   const ir::Operator* op = FindOp(r->model, OpKind::kBatchMatMul);
@@ -154,7 +154,7 @@ TEST(IntegerRowsTest, TransposeConvWeightsPerOutputChannelAndBias) {
   o.stride_w = o.stride_h = 1;
   m.Op(OpKind::kTransposeConv, {shape, w, x, b}, {y}, o);
   calibration::StatsFile stats;
-  stats.tensors = {Stats(x, -1.0f, 1.0f), Stats(y, -2.5f, 1.0f)};
+  stats.tensors = {RangeStats(x, -1.0f, 1.0f), RangeStats(y, -2.5f, 1.0f)};
   absl::StatusOr<QuantizeResult> r = Quantize(m.model(), &stats, {});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->kept_float.empty());
@@ -189,7 +189,7 @@ TEST(IntegerRowsTest, BiaslessConvGetsAZeroBias) {
   o.stride_w = o.stride_h = 1;
   m.Op(OpKind::kConv2D, {x, w, -1}, {y}, o);
   calibration::StatsFile stats;
-  stats.tensors = {Stats(x, -1.0f, 1.0f), Stats(y, -1.0f, 1.0f)};
+  stats.tensors = {RangeStats(x, -1.0f, 1.0f), RangeStats(y, -1.0f, 1.0f)};
   for (const QuantizeOptions& opts : {QuantizeOptions{}, Scheme16()}) {
     absl::StatusOr<QuantizeResult> r = Quantize(m.model(), &stats, opts);
     ASSERT_TRUE(r.ok()) << r.status();

@@ -13,6 +13,7 @@
 #define QFORGE_TESTS_SUPPORT_OP_MODEL_H_
 
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,14 @@ template <typename T>
 std::vector<T> Values(const ir::HostTensor& t) {
   auto flat = t.Flat<T>();
   return std::vector<T>(flat.begin(), flat.end());
+}
+
+// start, start + 1, ..., n values.
+template <typename T = float>
+std::vector<T> Iota(int n, T start = T{0}) {
+  std::vector<T> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), start);
+  return v;
 }
 
 }  // namespace qforge::testing

@@ -37,6 +37,11 @@ std::string ReadText(const std::string& path) {
   return s.str();
 }
 
+std::vector<uint8_t> ReadBytes(const std::string& path) {
+  const std::string text = ReadText(path);
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
+
 ir::Model ReadModel(const std::string& path) {
   absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
   EXPECT_TRUE(bytes.ok()) << bytes.status();

@@ -24,6 +24,8 @@ std::vector<std::string> FindFiles(const std::string& dir,
 
 // A file's bytes as a string ("" when unreadable).
 std::string ReadText(const std::string& path);
+// The same bytes as a vector (empty when unreadable).
+std::vector<uint8_t> ReadBytes(const std::string& path);
 
 // The model at `path`, read with qforge's reader; a test failure (and an
 // empty model) when it cannot be read.

@@ -12,7 +12,7 @@
 namespace qforge::testing::conv {
 namespace {
 
-ir::BatchMatMulOptions Opts(bool adj_x = false, bool adj_y = false) {
+ir::BatchMatMulOptions BatchMatMulOpts(bool adj_x = false, bool adj_y = false) {
   ir::BatchMatMulOptions o;
   o.adj_x = adj_x;
   o.adj_y = adj_y;
@@ -23,7 +23,7 @@ ir::BatchMatMulOptions Opts(bool adj_x = false, bool adj_y = false) {
 TEST(BatchMatMul, TwoByTwo) {
   auto out = RunOp(ir::OpKind::kBatchMatMul,
                    {In({2, 2}, {1, 2, 3, 4}), In({2, 2}, {5, 6, 7, 8})}, {2, 2},
-                   Opts());
+                   BatchMatMulOpts());
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {2, 2}, {19, 22, 43, 50});
 }
@@ -39,7 +39,7 @@ TEST(BatchMatMul, Adjoints) {
         ay ? std::vector<float>{5, 7, 6, 8} : std::vector<float>{5, 6, 7, 8};
     auto out =
         RunOp(ir::OpKind::kBatchMatMul, {In({2, 2}, lhs), Const({2, 2}, rhs)},
-              {2, 2}, Opts(ax, ay));
+              {2, 2}, BatchMatMulOpts(ax, ay));
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectNear(*out, {2, 2}, {19, 22, 43, 50});
   }
@@ -50,7 +50,7 @@ TEST(BatchMatMul, Adjoints) {
 TEST(BatchMatMul, NonSquareAdjY) {
   auto out = RunOp(ir::OpKind::kBatchMatMul,
                    {In({1, 3}, {1, 2, 3}), In({2, 3}, {1, 0, 1, 0, 1, 0})},
-                   {1, 2}, Opts(false, true));
+                   {1, 2}, BatchMatMulOpts(false, true));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 2}, {4, 2});
 }
@@ -62,7 +62,7 @@ TEST(BatchMatMul, BroadcastsBatchDims) {
   auto out =
       RunOp(ir::OpKind::kBatchMatMul,
             {In({2, 1, 1, 2}, {1, 2, 3, 4}), In({3, 2, 1}, {1, 0, 0, 1, 1, 1})},
-            {2, 3, 1, 1}, Opts());
+            {2, 3, 1, 1}, BatchMatMulOpts());
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {2, 3, 1, 1}, {1, 2, 3, 3, 4, 7});
 }
@@ -134,7 +134,7 @@ TEST(BatchMatMul, SweepAgainstReference) {
                  << ::testing::PrintToString(rs));
     auto out = RunOp(ir::OpKind::kBatchMatMul,
                      {In(ls, l), c.rhs_const ? Const(rs, r) : In(rs, r)}, os,
-                     Opts(c.ax, c.ay));
+                     BatchMatMulOpts(c.ax, c.ay));
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectNear(*out, os, want);
   }
@@ -144,7 +144,7 @@ TEST(BatchMatMul, InnerDimensionMismatch) {
   auto out = RunOp(
       ir::OpKind::kBatchMatMul,
       {In({2, 3}, std::vector<float>(6)), In({4, 2}, std::vector<float>(8))},
-      {2, 2}, Opts());
+      {2, 2}, BatchMatMulOpts());
   ASSERT_FALSE(out.ok());
   const std::string msg(out.status().message());
   EXPECT_NE(msg.find("lhs 'arg0'"), std::string::npos) << msg;
@@ -156,7 +156,7 @@ TEST(BatchMatMul, BatchDimsMustBroadcast) {
   auto out = RunOp(ir::OpKind::kBatchMatMul,
                    {In({2, 2, 2}, std::vector<float>(8)),
                     In({3, 2, 2}, std::vector<float>(12))},
-                   {3, 2, 2}, Opts());
+                   {3, 2, 2}, BatchMatMulOpts());
   ASSERT_FALSE(out.ok());
   EXPECT_NE(std::string(out.status().message()).find("broadcast"),
             std::string::npos)

@@ -13,8 +13,8 @@
 namespace qforge::testing::conv {
 namespace {
 
-ir::Conv2DOptions Opts(ir::Padding padding, int stride, int dilation = 1,
-                       ir::Activation act = ir::Activation::kNone) {
+ir::Conv2DOptions ConvOpts(ir::Padding padding, int stride, int dilation = 1,
+                           ir::Activation act = ir::Activation::kNone) {
   ir::Conv2DOptions o;
   o.padding = padding;
   o.stride_h = o.stride_w = stride;
@@ -30,7 +30,7 @@ TEST(Conv2D, Pointwise) {
       ir::OpKind::kConv2D,
       {In({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}),
        Const({3, 1, 1, 2}, {1, 0, 0, 1, 1, 1}), Const({3}, {0.5f, -1, 0})},
-      {1, 2, 2, 3}, Opts(ir::Padding::kValid, 1));
+      {1, 2, 2, 3}, ConvOpts(ir::Padding::kValid, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 2, 2, 3},
              {1.5f, 1, 3, 3.5f, 3, 7, 5.5f, 5, 11, 7.5f, 7, 15});
@@ -43,7 +43,7 @@ TEST(Conv2D, SamePaddingCountsNeighbours) {
   auto out = RunOp(ir::OpKind::kConv2D,
                    {In({1, 3, 3, 1}, std::vector<float>(9, 1.0f)),
                     Const({1, 3, 3, 1}, std::vector<float>(9, 1.0f)), Absent()},
-                   {1, 3, 3, 1}, Opts(ir::Padding::kSame, 1));
+                   {1, 3, 3, 1}, ConvOpts(ir::Padding::kSame, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 3, 3, 1}, {4, 6, 4, 6, 9, 6, 4, 6, 4});
 }
@@ -58,7 +58,7 @@ TEST(Conv2D, SameStride2PadsAfter) {
   auto out = RunOp(ir::OpKind::kConv2D,
                    {In({1, 4, 4, 1}, Iota(16)),
                     Const({1, 3, 3, 1}, std::vector<float>(9, 1.0f))},
-                   {1, 2, 2, 1}, Opts(ir::Padding::kSame, 2));
+                   {1, 2, 2, 1}, ConvOpts(ir::Padding::kSame, 2));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 2, 2, 1}, {45, 39, 66, 50});
 }
@@ -69,7 +69,7 @@ TEST(Conv2D, ValidDilation) {
   auto out = RunOp(ir::OpKind::kConv2D,
                    {In({1, 5, 5, 1}, Iota(25)),
                     Const({1, 3, 3, 1}, std::vector<float>(9, 1.0f))},
-                   {1, 1, 1, 1}, Opts(ir::Padding::kValid, 1, 2));
+                   {1, 1, 1, 1}, ConvOpts(ir::Padding::kValid, 1, 2));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 1, 1, 1}, {108});
 }
@@ -82,7 +82,7 @@ TEST(Conv2D, SameDilation) {
   auto out = RunOp(ir::OpKind::kConv2D,
                    {In({1, 3, 3, 1}, std::vector<float>(9, 1.0f)),
                     Const({1, 3, 3, 1}, std::vector<float>(9, 1.0f))},
-                   {1, 3, 3, 1}, Opts(ir::Padding::kSame, 1, 2));
+                   {1, 3, 3, 1}, ConvOpts(ir::Padding::kSame, 1, 2));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 3, 3, 1}, {4, 2, 4, 2, 1, 2, 4, 2, 4});
 }
@@ -94,7 +94,7 @@ TEST(Conv2D, Grouped) {
   auto out =
       RunOp(ir::OpKind::kConv2D,
             {In({1, 1, 1, 4}, {1, 2, 3, 4}), Const({2, 1, 1, 2}, {1, 2, 3, 4})},
-            {1, 1, 1, 2}, Opts(ir::Padding::kValid, 1));
+            {1, 1, 1, 2}, ConvOpts(ir::Padding::kValid, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 1, 1, 2}, {5, 25});
 }
@@ -118,7 +118,7 @@ TEST(Conv2D, BatchIm2col) {
                           0, 0, 0, 0, 0, 0, 0, 1};  // output 1
   auto out =
       RunOp(ir::OpKind::kConv2D, {In({2, 3, 3, 2}, in), Const({2, 2, 2, 2}, w)},
-            {2, 2, 2, 2}, Opts(ir::Padding::kValid, 1));
+            {2, 2, 2, 2}, ConvOpts(ir::Padding::kValid, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(
       *out, {2, 2, 2, 2},
@@ -140,7 +140,7 @@ TEST(Conv2D, Activations) {
   for (const Case& c : cases) {
     auto out = RunOp(ir::OpKind::kConv2D,
                      {In({1, 2, 2, 1}, x), Const({1, 1, 1, 1}, {1})},
-                     {1, 2, 2, 1}, Opts(ir::Padding::kSame, 1, 1, c.act));
+                     {1, 2, 2, 1}, ConvOpts(ir::Padding::kSame, 1, 1, c.act));
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectNear(*out, {1, 2, 2, 1}, c.want);
   }
@@ -150,7 +150,7 @@ TEST(Conv2D, TanhAndSignBitAreUnsupported) {
   for (ir::Activation act : {ir::Activation::kTanh, ir::Activation::kSignBit}) {
     auto out = RunOp(ir::OpKind::kConv2D,
                      {In({1, 1, 1, 1}, {1}), Const({1, 1, 1, 1}, {1})},
-                     {1, 1, 1, 1}, Opts(ir::Padding::kSame, 1, 1, act));
+                     {1, 1, 1, 1}, ConvOpts(ir::Padding::kSame, 1, 1, act));
     ASSERT_FALSE(out.ok());
     EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented)
         << out.status();
@@ -165,7 +165,7 @@ TEST(Conv2D, NonConstantFilterAndBias) {
   std::vector<int64_t> os;
   const auto want = RefConv(x, is, w, ws, &b, g, &os);
   auto out = RunOp(ir::OpKind::kConv2D, {In(is, x), In(ws, w), In({4}, b)}, os,
-                   Opts(ir::Padding::kSame, 1));
+                   ConvOpts(ir::Padding::kSame, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, os, want);
 }
@@ -221,7 +221,7 @@ TEST(Conv2D, ChannelMismatchNamesTensors) {
   auto out = RunOp(ir::OpKind::kConv2D,
                    {In({1, 4, 4, 3}, std::vector<float>(48)),
                     Const({2, 3, 3, 2}, std::vector<float>(36))},
-                   {1, 4, 4, 2}, Opts(ir::Padding::kSame, 1));
+                   {1, 4, 4, 2}, ConvOpts(ir::Padding::kSame, 1));
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
   const std::string msg(out.status().message());
@@ -235,7 +235,7 @@ TEST(Conv2D, BiasSizeMismatch) {
   auto out = RunOp(ir::OpKind::kConv2D,
                    {In({1, 2, 2, 1}, std::vector<float>(4)),
                     Const({2, 1, 1, 1}, {1, 1}), Const({3}, {0, 0, 0})},
-                   {1, 2, 2, 2}, Opts(ir::Padding::kSame, 1));
+                   {1, 2, 2, 2}, ConvOpts(ir::Padding::kSame, 1));
   ASSERT_FALSE(out.ok());
   const std::string msg(out.status().message());
   EXPECT_NE(msg.find("bias 'arg2'"), std::string::npos) << msg;
@@ -245,7 +245,7 @@ TEST(Conv2D, ZeroStrideIsAnError) {
   auto out =
       RunOp(ir::OpKind::kConv2D,
             {In({1, 2, 2, 1}, std::vector<float>(4)), Const({1, 1, 1, 1}, {1})},
-            {1, 2, 2, 1}, Opts(ir::Padding::kSame, 0));
+            {1, 2, 2, 1}, ConvOpts(ir::Padding::kSame, 0));
   ASSERT_FALSE(out.ok());
   EXPECT_NE(std::string(out.status().message()).find("stride_h"),
             std::string::npos)
@@ -256,7 +256,7 @@ TEST(Conv2D, ValidFilterLargerThanInputIsAnError) {
   auto out = RunOp(ir::OpKind::kConv2D,
                    {In({1, 2, 2, 1}, std::vector<float>(4)),
                     Const({1, 5, 5, 1}, std::vector<float>(25))},
-                   {1, 1, 1, 1}, Opts(ir::Padding::kValid, 1));
+                   {1, 1, 1, 1}, ConvOpts(ir::Padding::kValid, 1));
   ASSERT_FALSE(out.ok());
   EXPECT_NE(std::string(out.status().message()).find("VALID"),
             std::string::npos)

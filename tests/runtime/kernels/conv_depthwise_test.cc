@@ -13,9 +13,9 @@
 namespace qforge::testing::conv {
 namespace {
 
-ir::DepthwiseConv2DOptions Opts(ir::Padding padding, int stride,
-                                int dilation = 1, int multiplier = 1,
-                                ir::Activation act = ir::Activation::kNone) {
+ir::DepthwiseConv2DOptions DepthwiseOpts(
+    ir::Padding padding, int stride, int dilation = 1, int multiplier = 1,
+    ir::Activation act = ir::Activation::kNone) {
   ir::DepthwiseConv2DOptions o;
   o.padding = padding;
   o.stride_h = o.stride_w = stride;
@@ -35,7 +35,7 @@ TEST(DepthwiseConv2D, SamePaddingPerChannel) {
   auto out =
       RunOp(ir::OpKind::kDepthwiseConv2D,
             {In({1, 3, 3, 2}, x), Const({1, 3, 3, 2}, w), Const({2}, {0, 10})},
-            {1, 3, 3, 2}, Opts(ir::Padding::kSame, 1));
+            {1, 3, 3, 2}, DepthwiseOpts(ir::Padding::kSame, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 3, 3, 2},
              {4, 14, 6, 16, 4, 14, 6, 16, 9, 19, 6, 16, 4, 14, 6, 16, 4, 14});
@@ -49,7 +49,7 @@ TEST(DepthwiseConv2D, DepthMultiplier) {
                    {In({1, 2, 2, 1}, {1, 2, 3, 4}),
                     Const({1, 2, 2, 2}, {1, 1, 1, 0, 1, 0, 1, -1}),
                     Const({2}, {0.5f, 0.5f})},
-                   {1, 1, 1, 2}, Opts(ir::Padding::kValid, 1, 1, 2));
+                   {1, 1, 1, 2}, DepthwiseOpts(ir::Padding::kValid, 1, 1, 2));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 1, 1, 2}, {10.5f, -2.5f});
 }
@@ -60,7 +60,7 @@ TEST(DepthwiseConv2D, MultiplierFromShapes) {
   auto out = RunOp(ir::OpKind::kDepthwiseConv2D,
                    {In({1, 2, 2, 1}, {1, 2, 3, 4}),
                     Const({1, 2, 2, 2}, {1, 1, 1, 0, 1, 0, 1, -1})},
-                   {1, 1, 1, 2}, Opts(ir::Padding::kValid, 1, 1, 0));
+                   {1, 1, 1, 2}, DepthwiseOpts(ir::Padding::kValid, 1, 1, 0));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 1, 1, 2}, {10, -3});
 }
@@ -71,7 +71,7 @@ TEST(DepthwiseConv2D, ValidDilation) {
   auto out = RunOp(ir::OpKind::kDepthwiseConv2D,
                    {In({1, 5, 5, 1}, Iota(25)),
                     Const({1, 3, 3, 1}, std::vector<float>(9, 1.0f))},
-                   {1, 1, 1, 1}, Opts(ir::Padding::kValid, 2, 2));
+                   {1, 1, 1, 1}, DepthwiseOpts(ir::Padding::kValid, 2, 2));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 1, 1, 1}, {108});
 }
@@ -84,7 +84,8 @@ TEST(DepthwiseConv2D, SameStride2Relu6) {
       ir::OpKind::kDepthwiseConv2D,
       {In({1, 4, 4, 1}, Iota(16)),
        Const({1, 3, 3, 1}, std::vector<float>(9, 1.0f)), Const({1}, {-40})},
-      {1, 2, 2, 1}, Opts(ir::Padding::kSame, 2, 1, 1, ir::Activation::kRelu6));
+      {1, 2, 2, 1},
+      DepthwiseOpts(ir::Padding::kSame, 2, 1, 1, ir::Activation::kRelu6));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 2, 2, 1}, {5, 0, 6, 6});
 }
@@ -98,7 +99,7 @@ TEST(DepthwiseConv2D, Batch) {
   const auto w = Random(9 * 3, 6);
   auto out = RunOp(ir::OpKind::kDepthwiseConv2D,
                    {In({2, 4, 4, 3}, x), Const({1, 3, 3, 3}, w)}, {2, 4, 4, 3},
-                   Opts(ir::Padding::kSame, 1));
+                   DepthwiseOpts(ir::Padding::kSame, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   auto g = out->Flat<float>();
   ASSERT_EQ(g.size(), 96u);
@@ -164,7 +165,7 @@ TEST(DepthwiseConv2D, FilterMustHaveLeadingOne) {
   auto out = RunOp(ir::OpKind::kDepthwiseConv2D,
                    {In({1, 3, 3, 2}, std::vector<float>(18)),
                     Const({2, 3, 3, 2}, std::vector<float>(36))},
-                   {1, 3, 3, 2}, Opts(ir::Padding::kSame, 1));
+                   {1, 3, 3, 2}, DepthwiseOpts(ir::Padding::kSame, 1));
   ASSERT_FALSE(out.ok());
   const std::string msg(out.status().message());
   EXPECT_NE(msg.find("filter 'arg1'"), std::string::npos) << msg;
@@ -175,7 +176,7 @@ TEST(DepthwiseConv2D, ChannelsMustDivide) {
   auto out = RunOp(ir::OpKind::kDepthwiseConv2D,
                    {In({1, 3, 3, 2}, std::vector<float>(18)),
                     Const({1, 3, 3, 3}, std::vector<float>(27))},
-                   {1, 3, 3, 3}, Opts(ir::Padding::kSame, 1));
+                   {1, 3, 3, 3}, DepthwiseOpts(ir::Padding::kSame, 1));
   ASSERT_FALSE(out.ok());
   const std::string msg(out.status().message());
   EXPECT_NE(msg.find("input 'arg0'"), std::string::npos) << msg;
@@ -186,7 +187,7 @@ TEST(DepthwiseConv2D, ZeroDilationIsAnError) {
   auto out = RunOp(ir::OpKind::kDepthwiseConv2D,
                    {In({1, 3, 3, 1}, std::vector<float>(9)),
                     Const({1, 3, 3, 1}, std::vector<float>(9))},
-                   {1, 3, 3, 1}, Opts(ir::Padding::kSame, 1, 0));
+                   {1, 3, 3, 1}, DepthwiseOpts(ir::Padding::kSame, 1, 0));
   ASSERT_FALSE(out.ok());
   EXPECT_NE(std::string(out.status().message()).find("dilation"),
             std::string::npos)

@@ -13,8 +13,8 @@
 namespace qforge::testing::conv {
 namespace {
 
-ir::FullyConnectedOptions Opts(ir::Activation act = ir::Activation::kNone,
-                               bool keep_num_dims = false) {
+ir::FullyConnectedOptions FcOpts(ir::Activation act = ir::Activation::kNone,
+                                 bool keep_num_dims = false) {
   ir::FullyConnectedOptions o;
   o.activation = act;
   o.keep_num_dims = keep_num_dims;
@@ -28,7 +28,7 @@ TEST(FullyConnected, HandProduct) {
       RunOp(ir::OpKind::kFullyConnected,
             {In({2, 3}, {1, 2, 3, 4, 5, 6}),
              Const({2, 3}, {1, 0, -1, 0.5f, 0.5f, 0.5f}), Const({2}, {1, -1})},
-            {2, 2}, Opts());
+            {2, 2}, FcOpts());
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {2, 2}, {-1, 2, -1, 6.5f});
 }
@@ -38,7 +38,7 @@ TEST(FullyConnected, NoBiasRelu) {
   auto out = RunOp(ir::OpKind::kFullyConnected,
                    {In({2, 3}, {1, 2, 3, 4, 5, 6}),
                     Const({2, 3}, {1, 0, -1, 0.5f, 0.5f, 0.5f}), Absent()},
-                   {2, 2}, Opts(ir::Activation::kRelu));
+                   {2, 2}, FcOpts(ir::Activation::kRelu));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {2, 2}, {0, 3, 0, 7.5f});
 }
@@ -54,7 +54,7 @@ TEST(FullyConnected, FlattensInputAndKeepNumDims) {
     auto out =
         RunOp(ir::OpKind::kFullyConnected,
               {In({2, 2, 3}, Iota(12)), Const({2, 3}, {1, 1, 1, 1, 0, 0})},
-              shape, Opts(ir::Activation::kNone, keep));
+              shape, FcOpts(ir::Activation::kNone, keep));
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectNear(*out, shape, want);
   }
@@ -64,7 +64,7 @@ TEST(FullyConnected, FlattensInputAndKeepNumDims) {
 TEST(FullyConnected, FlattensAcrossDimensions) {
   auto out = RunOp(ir::OpKind::kFullyConnected,
                    {In({1, 6}, {1, 2, 3, 4, 5, 6}), Const({1, 3}, {1, 1, 1})},
-                   {2, 1}, Opts());
+                   {2, 1}, FcOpts());
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {2, 1}, {6, 15});
 }
@@ -74,7 +74,7 @@ TEST(FullyConnected, NonConstantWeights) {
   auto out = RunOp(ir::OpKind::kFullyConnected,
                    {In({2, 3}, {1, 2, 3, 4, 5, 6}),
                     In({2, 3}, {1, 0, -1, 0.5f, 0.5f, 0.5f}), In({2}, {1, -1})},
-                   {2, 2}, Opts());
+                   {2, 2}, FcOpts());
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {2, 2}, {-1, 2, -1, 6.5f});
 }
@@ -106,7 +106,7 @@ TEST(FullyConnected, SweepAgainstReference) {
     auto out = RunOp(
         ir::OpKind::kFullyConnected,
         {In({c.batch, c.in}, x), Const({c.out, c.in}, w), Const({c.out}, b)},
-        {c.batch, c.out}, Opts());
+        {c.batch, c.out}, FcOpts());
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectNear(*out, {c.batch, c.out}, want);
   }
@@ -116,7 +116,7 @@ TEST(FullyConnected, InputNotAMultipleOfFeatures) {
   auto out = RunOp(ir::OpKind::kFullyConnected,
                    {In({2, 5}, std::vector<float>(10)),
                     Const({4, 3}, std::vector<float>(12))},
-                   {2, 4}, Opts());
+                   {2, 4}, FcOpts());
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
   const std::string msg(out.status().message());
@@ -129,7 +129,7 @@ TEST(FullyConnected, KeepNumDimsNeedsMatchingLastDimension) {
   auto out = RunOp(ir::OpKind::kFullyConnected,
                    {In({3, 2}, std::vector<float>(6)),
                     Const({4, 3}, std::vector<float>(12))},
-                   {3, 4}, Opts(ir::Activation::kNone, true));
+                   {3, 4}, FcOpts(ir::Activation::kNone, true));
   ASSERT_FALSE(out.ok());
   EXPECT_NE(std::string(out.status().message()).find("keep_num_dims"),
             std::string::npos)
@@ -141,7 +141,7 @@ TEST(FullyConnected, BiasSizeMismatch) {
       ir::OpKind::kFullyConnected,
       {In({1, 3}, std::vector<float>(3)), Const({4, 3}, std::vector<float>(12)),
        Const({3}, std::vector<float>(3))},
-      {1, 4}, Opts());
+      {1, 4}, FcOpts());
   ASSERT_FALSE(out.ok());
   EXPECT_NE(std::string(out.status().message()).find("bias 'arg2'"),
             std::string::npos)

@@ -14,8 +14,8 @@
 namespace qforge::testing::conv {
 namespace {
 
-ir::Pool2DOptions Opts(ir::Padding padding, int filter, int stride,
-                       ir::Activation act = ir::Activation::kNone) {
+ir::Pool2DOptions PoolOpts(ir::Padding padding, int filter, int stride,
+                           ir::Activation act = ir::Activation::kNone) {
   ir::Pool2DOptions o;
   o.padding = padding;
   o.filter_height = o.filter_width = filter;
@@ -29,7 +29,7 @@ ir::Pool2DOptions Opts(ir::Padding padding, int filter, int stride,
 // (2,2) {4,5,7,8} = 6.
 TEST(AveragePool2D, SameExcludesPadding) {
   auto out = RunOp(ir::OpKind::kAveragePool2D, {In({1, 3, 3, 1}, Iota(9))},
-                   {1, 3, 3, 1}, Opts(ir::Padding::kSame, 3, 1));
+                   {1, 3, 3, 1}, PoolOpts(ir::Padding::kSame, 3, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 3, 3, 1}, {2, 2.5f, 3, 3.5f, 4, 4.5f, 5, 5.5f, 6});
 }
@@ -38,11 +38,11 @@ TEST(AveragePool2D, SameExcludesPadding) {
 // maxima 5, 7, 13, 15.
 TEST(Pool2D, ValidStride2) {
   auto avg = RunOp(ir::OpKind::kAveragePool2D, {In({1, 4, 4, 1}, Iota(16))},
-                   {1, 2, 2, 1}, Opts(ir::Padding::kValid, 2, 2));
+                   {1, 2, 2, 1}, PoolOpts(ir::Padding::kValid, 2, 2));
   ASSERT_TRUE(avg.ok()) << avg.status();
   ExpectNear(*avg, {1, 2, 2, 1}, {2.5f, 4.5f, 10.5f, 12.5f});
   auto max = RunOp(ir::OpKind::kMaxPool2D, {In({1, 4, 4, 1}, Iota(16))},
-                   {1, 2, 2, 1}, Opts(ir::Padding::kValid, 2, 2));
+                   {1, 2, 2, 1}, PoolOpts(ir::Padding::kValid, 2, 2));
   ASSERT_TRUE(max.ok()) << max.status();
   ExpectNear(*max, {1, 2, 2, 1}, {5, 7, 13, 15});
 }
@@ -53,7 +53,7 @@ TEST(Pool2D, ValidStride2) {
 // (1,0) {-3,-4} = -3, (1,1) -4.
 TEST(MaxPool2D, PaddingIsNotZero) {
   auto out = RunOp(ir::OpKind::kMaxPool2D, {In({1, 2, 2, 1}, {-1, -2, -3, -4})},
-                   {1, 2, 2, 1}, Opts(ir::Padding::kSame, 2, 1));
+                   {1, 2, 2, 1}, PoolOpts(ir::Padding::kSame, 2, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 2, 2, 1}, {-1, -2, -3, -4});
 }
@@ -63,12 +63,12 @@ TEST(MaxPool2D, PaddingIsNotZero) {
 TEST(Pool2D, Activations) {
   auto max =
       RunOp(ir::OpKind::kMaxPool2D, {In({1, 4, 4, 1}, Iota(16))}, {1, 2, 2, 1},
-            Opts(ir::Padding::kValid, 2, 2, ir::Activation::kRelu6));
+            PoolOpts(ir::Padding::kValid, 2, 2, ir::Activation::kRelu6));
   ASSERT_TRUE(max.ok()) << max.status();
   ExpectNear(*max, {1, 2, 2, 1}, {5, 6, 6, 6});
-  auto avg = RunOp(ir::OpKind::kAveragePool2D, {In({1, 4, 4, 1}, Iota(16))},
-                   {1, 2, 2, 1},
-                   Opts(ir::Padding::kValid, 2, 2, ir::Activation::kReluN1To1));
+  auto avg = RunOp(
+      ir::OpKind::kAveragePool2D, {In({1, 4, 4, 1}, Iota(16))}, {1, 2, 2, 1},
+      PoolOpts(ir::Padding::kValid, 2, 2, ir::Activation::kReluN1To1));
   ASSERT_TRUE(avg.ok()) << avg.status();
   ExpectNear(*avg, {1, 2, 2, 1}, {1, 1, 1, 1});
 }
@@ -78,7 +78,7 @@ TEST(Pool2D, Activations) {
 TEST(MaxPool2D, NaNIsSkipped) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto out = RunOp(ir::OpKind::kMaxPool2D, {In({1, 2, 2, 1}, {1, nan, 3, 2})},
-                   {1, 1, 1, 1}, Opts(ir::Padding::kValid, 2, 2));
+                   {1, 1, 1, 1}, PoolOpts(ir::Padding::kValid, 2, 2));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 1, 1, 1}, {3});
 }
@@ -154,7 +154,7 @@ TEST(Pool2D, SweepAgainstReference) {
 TEST(Pool2D, ZeroFilterIsAnError) {
   auto out =
       RunOp(ir::OpKind::kMaxPool2D, {In({1, 2, 2, 1}, std::vector<float>(4))},
-            {1, 2, 2, 1}, Opts(ir::Padding::kSame, 0, 1));
+            {1, 2, 2, 1}, PoolOpts(ir::Padding::kSame, 0, 1));
   ASSERT_FALSE(out.ok());
   const std::string msg(out.status().message());
   EXPECT_NE(msg.find("MAX_POOL_2D"), std::string::npos) << msg;
@@ -164,7 +164,7 @@ TEST(Pool2D, ZeroFilterIsAnError) {
 TEST(Pool2D, RankMustBeFour) {
   auto out =
       RunOp(ir::OpKind::kAveragePool2D, {In({2, 2, 1}, std::vector<float>(4))},
-            {2, 2, 1}, Opts(ir::Padding::kSame, 2, 1));
+            {2, 2, 1}, PoolOpts(ir::Padding::kSame, 2, 1));
   ASSERT_FALSE(out.ok());
   const std::string msg(out.status().message());
   EXPECT_NE(msg.find("'arg0'"), std::string::npos) << msg;

@@ -13,8 +13,9 @@
 namespace qforge::testing::conv {
 namespace {
 
-ir::TransposeConvOptions Opts(ir::Padding padding, int stride,
-                              ir::Activation act = ir::Activation::kNone) {
+ir::TransposeConvOptions TransposeConvOpts(
+    ir::Padding padding, int stride,
+    ir::Activation act = ir::Activation::kNone) {
   ir::TransposeConvOptions o;
   o.padding = padding;
   o.stride_h = o.stride_w = stride;
@@ -58,7 +59,7 @@ absl::StatusOr<ir::HostTensor> RunTransposeConv(
 TEST(TransposeConv, ValidStride2Blocks) {
   auto out = RunTransposeConv({1, 4, 4, 1}, true, {1, 2, 2, 1}, {1, 1, 1, 1},
                               {1, 2, 2, 1}, {1, 2, 3, 4}, nullptr,
-                              Opts(ir::Padding::kValid, 2));
+                              TransposeConvOpts(ir::Padding::kValid, 2));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 4, 4, 1},
              {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
@@ -77,12 +78,13 @@ TEST(TransposeConv, SameStride1) {
   const std::vector<float> w = Iota(9);
   const std::vector<float> bias = {1};
   auto out = RunTransposeConv({1, 2, 2, 1}, true, {1, 3, 3, 1}, w, {1, 2, 2, 1},
-                              {1, 2, 3, 4}, &bias, Opts(ir::Padding::kSame, 1));
+                              {1, 2, 3, 4}, &bias,
+                              TransposeConvOpts(ir::Padding::kSame, 1));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 2, 2, 1}, {14, 24, 44, 54});
   auto clamped = RunTransposeConv(
       {1, 2, 2, 1}, true, {1, 3, 3, 1}, w, {1, 2, 2, 1}, {1, 2, 3, 4}, &bias,
-      Opts(ir::Padding::kSame, 1, ir::Activation::kRelu6));
+      TransposeConvOpts(ir::Padding::kSame, 1, ir::Activation::kRelu6));
   ASSERT_TRUE(clamped.ok()) << clamped.status();
   ExpectNear(*clamped, {1, 2, 2, 1}, {6, 6, 6, 6});
 }
@@ -150,7 +152,7 @@ TEST(TransposeConv, SweepAgainstReference) {
                  << "output " << ::testing::PrintToString(c.os) << " weights "
                  << ::testing::PrintToString(c.ws));
     auto out = RunTransposeConv(c.os, true, c.ws, w, c.is, x, &b,
-                                Opts(c.padding, c.stride));
+                                TransposeConvOpts(c.padding, c.stride));
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectNear(*out, std::vector<int64_t>(c.os.begin(), c.os.end()), want);
   }
@@ -161,16 +163,17 @@ TEST(TransposeConv, SweepAgainstReference) {
 TEST(TransposeConv, RunTimeOutputShape) {
   auto out = RunTransposeConv({1, 4, 4, 1}, false, {1, 2, 2, 1}, {1, 1, 1, 1},
                               {1, 2, 2, 1}, {1, 2, 3, 4}, nullptr,
-                              Opts(ir::Padding::kValid, 2));
+                              TransposeConvOpts(ir::Padding::kValid, 2));
   ASSERT_TRUE(out.ok()) << out.status();
   ExpectNear(*out, {1, 4, 4, 1},
              {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
 }
 
 TEST(TransposeConv, ChannelMismatchNamesTensors) {
-  auto out = RunTransposeConv(
-      {1, 4, 4, 1}, true, {1, 2, 2, 3}, std::vector<float>(12), {1, 2, 2, 2},
-      std::vector<float>(8), nullptr, Opts(ir::Padding::kValid, 2));
+  auto out =
+      RunTransposeConv({1, 4, 4, 1}, true, {1, 2, 2, 3}, std::vector<float>(12),
+                       {1, 2, 2, 2}, std::vector<float>(8), nullptr,
+                       TransposeConvOpts(ir::Padding::kValid, 2));
   ASSERT_FALSE(out.ok());
   const std::string msg(out.status().message());
   EXPECT_NE(msg.find("weights 'weights'"), std::string::npos) << msg;
@@ -178,9 +181,10 @@ TEST(TransposeConv, ChannelMismatchNamesTensors) {
 }
 
 TEST(TransposeConv, OutputDepthMustMatchWeights) {
-  auto out = RunTransposeConv(
-      {1, 4, 4, 2}, true, {1, 2, 2, 1}, std::vector<float>(4), {1, 2, 2, 1},
-      std::vector<float>(4), nullptr, Opts(ir::Padding::kValid, 2));
+  auto out =
+      RunTransposeConv({1, 4, 4, 2}, true, {1, 2, 2, 1}, std::vector<float>(4),
+                       {1, 2, 2, 1}, std::vector<float>(4), nullptr,
+                       TransposeConvOpts(ir::Padding::kValid, 2));
   ASSERT_FALSE(out.ok());
   EXPECT_NE(std::string(out.status().message()).find("output_shape"),
             std::string::npos)

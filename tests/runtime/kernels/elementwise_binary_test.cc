@@ -34,8 +34,6 @@ ir::Options DivOpts(Activation a = Activation::kNone) {
   return ir::ActivationOptions{a, ir::ActivationOptions::Table::kDiv};
 }
 
-const float kInf = std::numeric_limits<float>::infinity();
-
 TEST(AddTest, SameShape) {
   // 1+0.5=1.5, 2.5-0.5=2, -3+3=0, 4-8=-4.
   auto out = RunLike(

@@ -18,9 +18,6 @@ namespace {
 using ir::DataType;
 using ir::OpKind;
 
-const float kNaN = std::numeric_limits<float>::quiet_NaN();
-const float kInf = std::numeric_limits<float>::infinity();
-
 absl::StatusOr<ir::HostTensor> Cast(ir::HostTensor in, DataType to) {
   ir::CastOptions opts{in.type(), to};
   return RunLike(OpKind::kCast, {{std::move(in)}}, to, opts);

@@ -16,8 +16,6 @@ namespace {
 using ir::DataType;
 using ir::OpKind;
 
-const float kNaN = std::numeric_limits<float>::quiet_NaN();
-
 TEST(CompareTest, FloatWithNaN) {
   // a = [1, 2, 3, NaN], b = [2, 2, 2, 1]: element by element
   //   <  : 1<2 yes, 2<2 no, 3<2 no, NaN no

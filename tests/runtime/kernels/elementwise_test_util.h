@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +22,9 @@
 #include "tests/support/op_model.h"
 
 namespace qforge::testing::elementwise {
+
+inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+inline constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // One op input: a value, fed at run time or baked in as a constant.
 struct Arg {

@@ -22,9 +22,6 @@ namespace {
 using ir::DataType;
 using ir::OpKind;
 
-const float kNaN = std::numeric_limits<float>::quiet_NaN();
-const float kInf = std::numeric_limits<float>::infinity();
-
 // Runs a float unary op on `x` (shape [n]).
 ir::HostTensor RunUnary(OpKind kind, const std::vector<float>& x,
                         ir::Options options = {}, int threads = 1) {

@@ -27,11 +27,7 @@ using testing::MakeTensor;
 using testing::OpModel;
 using testing::Values;
 
-std::vector<float> Iota(int n) {
-  std::vector<float> v(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i);
-  return v;
-}
+using testing::Iota;
 
 // One reduce op with constant axes; returns the output.
 template <typename T>

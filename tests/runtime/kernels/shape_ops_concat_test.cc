@@ -17,12 +17,7 @@ using testing::OpModel;
 using testing::Values;
 using DT = ir::DataType;
 
-template <typename T>
-std::vector<T> Iota(int n) {
-  std::vector<T> v(static_cast<size_t>(n));
-  std::iota(v.begin(), v.end(), T{0});
-  return v;
-}
+using testing::Iota;
 
 // [[1],[2]] ++ [[3,4],[5,6]] on axis 1 -> [[1,3,4],[2,5,6]].
 TEST(Concatenation, Axis1) {

@@ -18,12 +18,7 @@ using testing::OpModel;
 using testing::Values;
 using DT = ir::DataType;
 
-template <typename T>
-std::vector<T> Iota(int n, T start = 0) {
-  std::vector<T> v(static_cast<size_t>(n));
-  std::iota(v.begin(), v.end(), start);
-  return v;
-}
+using testing::Iota;
 
 // One op with a data input and a constant int32 parameter tensor.
 template <typename T>

@@ -18,11 +18,7 @@ using testing::OpModel;
 using testing::Values;
 using DT = ir::DataType;
 
-std::vector<float> Iota(int n) {
-  std::vector<float> v(static_cast<size_t>(n));
-  std::iota(v.begin(), v.end(), 0.0f);
-  return v;
-}
+using testing::Iota;
 
 // [2,3,4] reshaped by a constant shape [4,-1]: -1 = 24 / 4 = 6. The declared
 // output shape [1] is only a hint and is ignored.

@@ -22,11 +22,7 @@ using testing::OpModel;
 using testing::Values;
 using DT = ir::DataType;
 
-std::vector<float> Iota(int n) {
-  std::vector<float> v(static_cast<size_t>(n));
-  std::iota(v.begin(), v.end(), 0.0f);
-  return v;
-}
+using testing::Iota;
 
 // x[1:3, 1:] via begin [1,1], size [2,-1] -> [[5,6,7],[9,10,11]].
 TEST(Slice, SizeMinusOne) {
