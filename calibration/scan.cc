@@ -4,11 +4,13 @@
 // GCC 12 reports a false -Wmaybe-uninitialized inside the AVX-512
 // intrinsics (they start from _mm512_undefined_*); silence it for the
 // header only.
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
+#elif defined(__AVX512F__)
+#include <immintrin.h>
 #endif
 
 #include <algorithm>

@@ -17,7 +17,8 @@ namespace qforge::quantizer {
 namespace {
 
 using numerics::QuantParams;
-using runtime::legality::OpForm;
+// The legality rules' op form (not quantizer::OpForm, the op's precision).
+using LegalityForm = runtime::legality::OpForm;
 using runtime::legality::TensorForm;
 
 // Calibrated values beyond this are sentinels (float lowest(), -1e38 masks)
@@ -541,7 +542,7 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
                              const OpPlan& op) {
   const ir::Operator& src = sg_.operators[i];
   const bool int16 = op.precision == Precision::kInt16;
-  OpForm form;
+  LegalityForm form;
   form.kind = src.kind;
   form.op_name = src.DisplayName();
   form.options = src.options;
@@ -556,7 +557,7 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
     f.zero_points = {p.p.zero_point};
     return f;
   };
-  std::vector<OpForm> quantizes;  // the QUANTIZE ops placed before the op
+  std::vector<LegalityForm> quantizes;  // the QUANTIZE ops placed before the op
   const size_t inputs =
       std::max(src.inputs.size(), static_cast<size_t>(op.bias_input + 1));
   for (size_t k = 0; k < inputs; ++k) {
@@ -611,7 +612,7 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
       if (!Constant(t)) {
         const std::optional<ActParams> have = Available(t);
         if (!(have.has_value() && *have == want)) {
-          OpForm q;
+          LegalityForm q;
           q.kind = ir::OpKind::kQuantize;
           q.op_name = absl::StrCat("QUANTIZE of '", T(t).name, "'");
           TensorForm from = FormOfTensor(t);
@@ -628,7 +629,7 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
     form.outputs.push_back(act(FormOfTensor(src.outputs[k]), op.outputs[k]));
   }
   (void)spec;
-  for (const OpForm& q : quantizes) {
+  for (const LegalityForm& q : quantizes) {
     const auto v = runtime::legality::CheckForm(q);
     if (!v.empty()) return runtime::legality::Describe(v[0]);
   }

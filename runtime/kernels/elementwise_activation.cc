@@ -17,8 +17,10 @@
 // GCC 12 reports a false -Wmaybe-uninitialized inside its own AVX-512
 // intrinsics (_mm512_undefined_ps, GCC bug 105593) when Eigen's packet
 // code is inlined here.
+#if !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <Eigen/Core>
 
 #include "absl/strings/str_cat.h"
@@ -138,4 +140,6 @@ absl::Status EvalElu(OpContext& ctx) {
 
 }  // namespace qforge::runtime
 
+#if !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif

@@ -48,7 +48,8 @@ inline ir::HostTensor I64(std::vector<int64_t> shape, std::vector<int64_t> v) {
 // bool tensors from bytes (std::vector<bool> has no data()).
 inline ir::HostTensor Bool(std::vector<int64_t> shape, std::vector<uint8_t> v) {
   ir::HostTensor t(ir::DataType::kBool, std::move(shape));
-  std::memcpy(t.data(), v.data(), std::min(t.ByteSize(), v.size()));
+  const size_t bytes = std::min(t.ByteSize(), v.size());
+  if (bytes > 0) std::memcpy(t.data(), v.data(), bytes);
   return t;
 }
 template <typename T>
