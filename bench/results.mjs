@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// Writes bench/RESULTS.md (every measured table, from the files the bench
+// scripts write) and the figures the README quotes, so that neither is typed
+// by hand. README.md marks each generated figure:
+//   <!-- figure:NAME -->generated text<!-- /figure -->
+// and this script rewrites the text between the marks.
+//
+//   node bench/results.mjs           rewrite bench/RESULTS.md and README.md
+//   node bench/results.mjs --check   exit 1 if either is out of date
+//
+// Sources (each names the script that regenerates it):
+//   bench/quant_eval/results.json   bench/quant_eval/run.sh
+//   bench/recovery/ablation.{md,json}, time_optimize.txt
+//                                   bench/recovery/ablation.sh, time_optimize.sh
+//   bench/int4/int4.{md,json}       bench/int4/int4.sh
+//   bench/mixed/target_sqnr.md      bench/mixed/target_sqnr.sh
+//   bench/int_bench_results.txt     bench/run_int_bench.sh
+//   bench/interop/summary.json      bench/interop/summary.sh
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bench = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(bench);
+const read = (p) => fs.readFileSync(path.join(bench, p), 'utf8');
+const json = (p) => JSON.parse(read(p));
+const check = process.argv.includes('--check');
+
+// results.json files store an infinite SQNR as a string.
+const num = (v) => (typeof v === 'string' ? Number(v.replace('inf', 'Infinity')) : v);
+const db = (v) => num(v).toFixed(1);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const kib = (bytes) => Math.round(bytes / 1024);
+
+function model(results, id) {
+  const m = results.models.find((x) => x.id === id);
+  if (!m) throw new Error(`no model '${id}' in the results`);
+  return m;
+}
+
+// ---- the figures the README quotes ----
+
+const quantEval = json('quant_eval/results.json');
+const ablation = json('recovery/ablation.json');
+const int4 = json('int4/int4.json');
+const interop = json('interop/summary.json');
+
+function twinGates() {
+  const deltas = [];
+  for (const m of quantEval.models) {
+    for (const t of m.twins ?? []) {
+      if (t.gate === 'int8' && t.delta_db !== undefined && t.delta_db !== null) {
+        deltas.push(t.delta_db);
+      }
+    }
+  }
+  return deltas;
+}
+
+const figures = {
+  // The status paragraph: agreement with LiteRT, and int8 against twins.
+  status() {
+    const f = interop.float;
+    const i = interop.integer;
+    const done = quantEval.models.filter((m) => m.status === 'done').length;
+    const worst = Math.min(...twinGates());
+    return `The float interpreter is within 1e-4 of LiteRT on ${f.within} of ` +
+      `${f.checked} corpus models (the other ${f.checked - f.within} within the ` +
+      `spread between LiteRT's own runtimes); the integer interpreter follows ` +
+      `TFLite's kernels bit for bit (equal to LiteRT's outputs on ` +
+      `${i.identical} of ${i.models} integer models with ` +
+      `\`--arithmetic xnnpack\`). The quantizer checks every integer form ` +
+      `against LiteRT's rules, so what it writes runs in LiteRT. Over ${done} ` +
+      `real corpus models, qforge's int8 is at worst ${db(-worst)} dB below an ` +
+      `official same-weights int8 twin.`;
+  },
+  // "If int8 loses too much": --optimize accuracy on mobilenet 224.
+  recovery() {
+    const m = model(ablation, 'mobilenet_v1_0.25_224');
+    const twin = (m.twins ?? []).find((t) => t.ok || t.alt?.ok);
+    const twinDb = twin ? db(twin.ok ? twin.sqnr_db : twin.alt.sqnr_db) : '—';
+    return `On mobilenet_v1_0.25_224 it raises output SQNR from ` +
+      `${db(m.schemes.int8.sqnr_db)} to ${db(m.schemes['int8+opt'].sqnr_db)} dB ` +
+      `(TFLite's quantization-aware twin: ${twinDb})`;
+  },
+  // "Smaller still": int4 weights.
+  int4() {
+    const v = model(int4, 'vww_96');
+    const gains = int4.models
+      .filter((m) => m.schemes['int8+w4']?.ok && m.schemes['int8+w4ada']?.ok)
+      .map((m) => num(m.schemes['int8+w4ada'].sqnr_db) - num(m.schemes['int8+w4'].sqnr_db));
+    return `vww_96 ${kib(v.float_bytes)} → ${kib(v.schemes['int8+w4'].bytes)} KiB ` +
+      `(int8: ${kib(v.schemes.int8.bytes)}). int4 costs accuracy (vww_96 ` +
+      `${db(v.schemes['int8+w4'].sqnr_db)} dB, int8 ${db(v.schemes.int8.sqnr_db)}); add ` +
+      `\`--optimize accuracy\` or \`--adaround\` (AdaRound +${mean(gains).toFixed(1)} dB ` +
+      `on average over ${gains.length} models, vww_96 ` +
+      `${db(v.schemes['int8+w4ada'].sqnr_db)} dB)`;
+  },
+};
+
+// ---- bench/RESULTS.md ----
+
+function section(title, source, body) {
+  return `## ${title}\n\n${body.trim()}\n\n_Regenerate: \`${source}\`._\n`;
+}
+
+function resultsMd() {
+  const quantTable = execFileSync(
+    process.execPath, [path.join(bench, 'quant_eval/readme_table.mjs')],
+    { encoding: 'utf8' });
+  const f = interop.float;
+  const i = interop.integer;
+  const parts = [
+    '# Measured results\n\nGenerated by `node bench/results.mjs` from the files ' +
+      'the bench scripts write; do not edit by hand. Accuracy is output SQNR in ' +
+      'dB (top-1 agreement for classifiers), measured in LiteRT on samples ' +
+      'disjoint from the calibration samples.\n',
+    section('Agreement with LiteRT', 'bash bench/interop/summary.sh',
+      `| interpreter | models checked | agree | detail |\n| --- | --- | --- | --- |\n` +
+      `| float | ${f.checked} | ${f.within} within 1e-4 | ${f.spread} within the runtimes' own spread, ${f.mismatch} mismatches, ${f.skipped} skipped |\n` +
+      `| integer (\`--arithmetic xnnpack\`) | ${i.models} | ${i.identical} identical | ${i.detail} |\n\n` +
+      `Measured ${interop.date} at ${interop.commit}.`),
+    section('Accuracy over the corpus (four schemes, official twins)',
+      'bash bench/quant_eval/run.sh', quantTable),
+    section('Accuracy recovery (ablation)', 'bash bench/recovery/ablation.sh',
+      `${read('recovery/ablation.md')}\nTime and memory (\`bench/recovery/time_optimize.sh\`):\n\n` +
+      `\`\`\`\n${read('recovery/time_optimize.txt').trim()}\n\`\`\``),
+    section('int4 weights', 'bash bench/int4/int4.sh', read('int4/int4.md')),
+    section('Mixed precision to a target (--target-sqnr 30)',
+      'bash bench/mixed/target_sqnr.sh', read('mixed/target_sqnr.md')),
+    section('Integer inference speed', 'bash bench/run_int_bench.sh',
+      `\`\`\`\n${read('int_bench_results.txt').trim()}\n\`\`\``),
+  ];
+  return parts.join('\n');
+}
+
+// ---- write or check ----
+
+function withFigures(readme) {
+  return readme.replace(
+    /<!-- figure:([a-z0-9]+) -->([\s\S]*?)<!-- \/figure -->/g,
+    (_, name) => {
+      if (!figures[name]) throw new Error(`README names an unknown figure '${name}'`);
+      return `<!-- figure:${name} -->${figures[name]()}<!-- /figure -->`;
+    });
+}
+
+const outputs = [
+  [path.join(bench, 'RESULTS.md'), resultsMd()],
+  [path.join(root, 'README.md'),
+    withFigures(fs.readFileSync(path.join(root, 'README.md'), 'utf8'))],
+];
+let stale = 0;
+for (const [file, text] of outputs) {
+  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  if (old === text) continue;
+  if (check) {
+    console.log(`${path.relative(root, file)} is out of date: run node bench/results.mjs`);
+    stale++;
+  } else {
+    fs.writeFileSync(file, text);
+    console.log(`wrote ${path.relative(root, file)}`);
+  }
+}
+process.exit(stale ? 1 : 0);
