@@ -12,6 +12,7 @@
 #include "calibration/histogram.h"
 #include "gtest/gtest.h"
 #include "quantizer/quantize.h"
+#include "tests/quantizer/range_stats.h"
 #include "tests/support/op_model.h"
 
 namespace qforge::quantizer {
@@ -20,16 +21,7 @@ namespace {
 using ir::DataType;
 using ir::OpKind;
 
-calibration::TensorStats RangeStats(int tensor, float lo, float hi) {
-  calibration::TensorStats s;
-  s.tensor = tensor;
-  s.count = 2;
-  s.min = lo;
-  s.max = hi;
-  s.histogram.Add(calibration::BucketOf(lo));
-  s.histogram.Add(calibration::BucketOf(hi));
-  return s;
-}
+using testing::RangeStats;
 
 const ir::Operator* FindOp(const ir::Model& m, OpKind kind) {
   for (const ir::Operator& op : m.subgraphs[0].operators) {

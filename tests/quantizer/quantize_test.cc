@@ -11,6 +11,7 @@
 #include "formats/tflite_writer.h"
 #include "gtest/gtest.h"
 #include "ir/validate.h"
+#include "tests/quantizer/range_stats.h"
 #include "tests/support/op_model.h"
 
 namespace qforge::quantizer {
@@ -19,16 +20,7 @@ namespace {
 using ir::DataType;
 using ir::OpKind;
 
-calibration::TensorStats Stats(int tensor, float lo, float hi) {
-  calibration::TensorStats s;
-  s.tensor = tensor;
-  s.count = 2;
-  s.min = lo;
-  s.max = hi;
-  s.histogram.Add(calibration::BucketOf(lo));
-  s.histogram.Add(calibration::BucketOf(hi));
-  return s;
-}
+using testing::RangeStats;
 
 // x[1,4,4,2] -> CONV_2D (3 filters 1x1, bias) -> y -> SOFTMAX -> z.
 struct ConvModel {
@@ -48,8 +40,8 @@ struct ConvModel {
   }
   calibration::StatsFile StatsFile() const {
     calibration::StatsFile f;
-    f.tensors = {Stats(x, 0.0f, 2.55f), Stats(y, -4.0f, 6.2f),
-                 Stats(z, 0.0f, 1.0f)};
+    f.tensors = {RangeStats(x, 0.0f, 2.55f), RangeStats(y, -4.0f, 6.2f),
+                 RangeStats(z, 0.0f, 1.0f)};
     return f;
   }
 };
@@ -231,7 +223,8 @@ TEST(QuantizeTest, ConcatRequantizesInputsToTheSharedRange) {
   const int c = m.Output(DataType::kFloat32, {1, 4}, "c");
   m.Op(OpKind::kConcatenation, {a, b}, {c}, ir::ConcatenationOptions{1});
   calibration::StatsFile stats;
-  stats.tensors = {Stats(a, -1, 1), Stats(b, 0, 10), Stats(c, -1, 10)};
+  stats.tensors = {RangeStats(a, -1, 1), RangeStats(b, 0, 10),
+                   RangeStats(c, -1, 10)};
   auto r = Quantize(m.model(), &stats, {});
   ASSERT_TRUE(r.ok()) << r.status();
   const ir::Subgraph& sg = r->model.subgraphs[0];
