@@ -90,6 +90,13 @@ struct QuantizeState : KernelState {
   ir::DataType out_type = ir::DataType::kInt8;
   int64_t size = 0;
   AxisQuant out_q;  // float -> int
+  // --arithmetic xnnpack, float -> int8/uint8 per tensor: LiteRT's XNNPACK
+  // delegate converts with its f32 -> qs8/qu8 kernel, which multiplies by
+  // the float reciprocal of the scale and rounds half to even (TFLite's
+  // reference divides and rounds half away from zero). Image inputs
+  // normalized as (p - 127.5) / 127.5 hit exact halves on every pixel.
+  bool xnnpack = false;
+  float inv_scale = 0;
   // int -> int
   int32_t in_zp = 0, out_zp = 0, multiplier = 0;
   int shift = 0;
@@ -100,6 +107,17 @@ void QuantizeFloat(const QuantizeState& s, const float* x, TOut* y,
                    int64_t begin, int64_t end) {
   const double lo = integer::TypeMin(s.out_type);
   const double hi = integer::TypeMax(s.out_type);
+  if (s.xnnpack) {
+    const int32_t zp = s.out_q.zero_point[0];
+    const float flo = static_cast<float>(lo - zp);
+    const float fhi = static_cast<float>(hi - zp);
+    for (int64_t i = begin; i < end; ++i) {
+      float v = x[i] * s.inv_scale;
+      v = std::isnan(v) ? flo : std::min(std::max(v, flo), fhi);
+      y[i] = static_cast<TOut>(static_cast<int32_t>(std::nearbyint(v)) + zp);
+    }
+    return;
+  }
   for (int64_t i = begin; i < end; ++i) {
     const size_t k = s.out_q.Index(i);
     const double q = std::round(static_cast<double>(x[i]) / s.out_q.scale[k]) +
@@ -197,6 +215,13 @@ absl::Status PrepareIntQuantize(OpContext& ctx) {
   s.size = in->NumElements();
   if (in->type == ir::DataType::kFloat32) {
     RETURN_IF_ERROR(ReadAxisQuant(ctx, *out, "output", &s.out_q));
+    s.xnnpack = ctx.arithmetic() == numerics::Arithmetic::kXnnpack &&
+                (out->type == ir::DataType::kInt8 ||
+                 out->type == ir::DataType::kUInt8) &&
+                s.out_q.scale.size() == 1;
+    if (s.xnnpack) {
+      s.inv_scale = 1.0f / static_cast<float>(s.out_q.scale[0]);
+    }
   } else if (IsIntegerQuantType(in->type)) {
     integer::QuantInfo qi, qo;
     RETURN_IF_ERROR(integer::ReadQuant(ctx, *in, "input", &qi));

@@ -327,6 +327,24 @@ TEST(IntegerElementwiseTest, QuantizeFloatToInt8) {
             (std::vector<int8_t>{6, 2, 127, -128}));
 }
 
+TEST(IntegerElementwiseTest, QuantizeFloatToInt8XnnpackRoundsHalfToEven) {
+  // --arithmetic xnnpack: LiteRT's XNNPACK converts with x * (1 / scale)
+  // rounded half to even. Scale 0.5 (reciprocal 2, exact), zp 3: 1.25 ->
+  // 2.5 -> 2 + 3 = 5 (TFLite: 6); -0.25 -> -0.5 -> -0 + 3 = 3 (TFLite: 2);
+  // 0.75 -> 1.5 -> 2 + 3 = 5 (as TFLite); 100 -> 127; -100 -> -128.
+  OpModel m;
+  const int x = m.Input(DT::kFloat32, {5});
+  const int y = QOutput(m, DT::kInt8, {5}, 0.5f, 3);
+  m.Op(ir::OpKind::kQuantize, {x}, {y});
+  numerics::Modes modes;
+  modes.arithmetic = numerics::Arithmetic::kXnnpack;
+  EXPECT_EQ(
+      RunValues<int8_t>(
+          m, {MakeTensor<float>({5}, {1.25f, -0.25f, 0.75f, 100.f, -100.f})}, 1,
+          modes),
+      (std::vector<int8_t>{5, 3, 5, 127, -128}));
+}
+
 TEST(IntegerElementwiseTest, RequantizeInt8ToUint8AndInt16ToInt8) {
   {
     // Same scale, zero point -128 -> 0: x + 128.
