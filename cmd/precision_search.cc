@@ -1,14 +1,19 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "cmd/precision_search.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
+#include "formats/tflite_writer.h"
+#include "quantizer/plan.h"
 #include "report/report.h"
 
 namespace qforge::cmd {
@@ -28,15 +33,66 @@ std::map<std::string, int> OpsByOutput(const Choices& choices) {
 struct Trial {
   quantizer::QuantizeResult result;
   report::Report report;
-  double db = 0;
+  double db = 0;      // the target metric
+  int64_t bytes = 0;  // serialized size (with --max-size only)
+  int float_ops = 0;  // ops left float
 };
+
+bool IsFloat(const std::string& precision) {
+  return precision == "float" || precision == "float16" ||
+         precision == "float32";
+}
+
+// The target metric of a report; nullopt for top-1 without a classifier
+// output.
+std::optional<double> MetricOf(const report::Report& r, TargetMetric m) {
+  switch (m) {
+    case TargetMetric::kWorst:
+      return report::MinOutputSqnr(r);
+    case TargetMetric::kMean: {
+      double sum = 0;
+      int n = 0;
+      for (const report::OutputReport& o : r.outputs) {
+        if (!std::isfinite(o.metrics.sqnr_db)) continue;  // exact
+        sum += o.metrics.sqnr_db;
+        ++n;
+      }
+      return n == 0 ? std::numeric_limits<double>::infinity() : sum / n;
+    }
+    case TargetMetric::kTop1: {
+      std::optional<double> worst;
+      for (const report::OutputReport& o : r.outputs) {
+        if (!o.classifier || o.samples == 0) continue;
+        const double pct = 100.0 * static_cast<double>(o.top1_agree) /
+                           static_cast<double>(o.samples);
+        worst = worst.has_value() ? std::min(*worst, pct) : pct;
+      }
+      return worst;
+    }
+  }
+  return std::nullopt;
+}
+
+const char* MetricLabel(TargetMetric m) {
+  switch (m) {
+    case TargetMetric::kWorst:
+      return "worst output %.2f dB";
+    case TargetMetric::kMean:
+      return "mean output %.2f dB";
+    case TargetMetric::kTop1:
+      return "top-1 agreement %.1f%%";
+  }
+  return "%.2f";
+}
 
 class Search {
  public:
-  Search(const ir::Model& model, const calibration::StatsFile& stats,
-         const formats::SampleSource& data, const std::vector<int64_t>& check,
+  Search(const ir::Model& model, const ir::Model& work,
+         const calibration::StatsFile& stats, const formats::SampleSource& data,
+         const std::vector<int64_t>& check,
          const quantizer::QuantizeOptions& options, const SearchOptions& search)
       : model_(model),
+        work_(work),
         stats_(stats),
         data_(data),
         base_(options),
@@ -44,6 +100,25 @@ class Search {
     report_.threads = search.threads;
     report_.samples = check;
     report_.histogram_layers = 0;
+    const ir::Subgraph& sg = model.subgraphs[0];
+    has_weights_.assign(sg.operators.size(), false);
+    weight_bytes_.assign(sg.operators.size(), 0);
+    for (size_t i = 0; i < sg.operators.size(); ++i) {
+      for (int32_t t : sg.operators[i].inputs) {
+        if (t < 0 || static_cast<size_t>(t) >= sg.tensors.size()) continue;
+        const ir::Tensor& tensor = sg.tensors[static_cast<size_t>(t)];
+        if (tensor.type == ir::DataType::kFloat32 && tensor.buffer != 0 &&
+            tensor.buffer < model.buffers.size() &&
+            model.buffers[tensor.buffer].data.size() >= 2 * sizeof(float)) {
+          has_weights_[i] = true;
+          weight_bytes_[i] += model.buffers[tensor.buffer].data.size();
+        }
+        std::vector<int>& r = readers_[sg.tensors[t].name];
+        if (r.empty() || r.back() != static_cast<int>(i)) {
+          r.push_back(static_cast<int>(i));
+        }
+      }
+    }
   }
 
   absl::StatusOr<SearchOutcome> Run();
@@ -65,9 +140,31 @@ class Search {
   absl::StatusOr<bool> Climb(const std::string& from, const std::string& to,
                              std::vector<quantizer::PrecisionRule>& chosen,
                              Trial& best, SearchOutcome& out);
+  // `work_` with the float model's constants for the ops `options` keep
+  // float.
+  absl::StatusOr<ir::Model> WithFloatConstants(
+      const quantizer::QuantizeOptions& options) const;
+  // The ops to raise next, a rung each (integer -> float16 weights ->
+  // float32): the culprit layer's op; or, when its noise comes from a
+  // border where a float op's output is quantized again (the op is float
+  // already, the layer an inserted QUANTIZE), the ops that read that
+  // output, so that the tensor stays float. Empty: nothing left.
+  // (op, precision) pairs raised together.
+  using Step = std::vector<std::pair<int, std::string>>;
+  Step FloatStep(const Trial& t) const;
   bool Met(const Trial& t) const { return t.db >= search_.target_db; }
+  // The 3 layers adding the most noise in `t`, named as --float-op takes
+  // them.
+  std::string Culprits(const Trial& t) const;
 
   const ir::Model& model_;
+  const ir::Model& work_;
+  // The float model's ops reading each tensor (by name), in op order.
+  std::map<std::string, std::vector<int>> readers_;
+  // Whether each op of the float model reads a float32 constant of 2 or
+  // more values (weights that float16 would halve).
+  std::vector<bool> has_weights_;
+  std::vector<size_t> weight_bytes_;  // those constants' float32 bytes
   const calibration::StatsFile& stats_;
   const formats::SampleSource& data_;
   const quantizer::QuantizeOptions base_;
@@ -81,15 +178,51 @@ absl::StatusOr<Trial> Search::Try(
   quantizer::QuantizeOptions options = base_;
   options.rules.insert(options.rules.end(), extra.begin(), extra.end());
   Trial t;
-  ASSIGN_OR_RETURN(t.result, quantizer::Quantize(model_, &stats_, options));
+  if (&work_ == &model_) {
+    ASSIGN_OR_RETURN(t.result, quantizer::Quantize(model_, &stats_, options));
+  } else {
+    ASSIGN_OR_RETURN(const ir::Model input, WithFloatConstants(options));
+    ASSIGN_OR_RETURN(t.result, quantizer::Quantize(input, &stats_, options));
+  }
   ASSIGN_OR_RETURN(t.report,
                    report::BuildReport(model_, t.result.model, data_, report_));
-  t.db = report::MinOutputSqnr(t.report);
+  const std::optional<double> metric = MetricOf(t.report, search_.metric);
+  if (!metric.has_value()) {
+    return absl::InvalidArgumentError(
+        "--target-metric top1: the model has no classifier output (made by "
+        "SOFTMAX / LOG_SOFTMAX or named logit...)");
+  }
+  t.db = *metric;
+  for (const auto& c : t.result.op_choices) t.float_ops += IsFloat(c.precision);
+  if (search_.max_size > 0) {
+    formats::WriteOptions write;
+    write.drop_unused = true;
+    ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes,
+                     formats::SerializeTflite(t.result.model, write));
+    t.bytes = static_cast<int64_t>(bytes.size());
+  }
   if (!search_.quiet) {
-    std::fprintf(stderr, "target-sqnr: %s: worst output %.2f dB\n",
-                 label.c_str(), t.db);
+    std::fprintf(stderr, "target-sqnr: %s: ", label.c_str());
+    std::fprintf(stderr, MetricLabel(search_.metric), t.db);
+    std::fprintf(stderr, "\n");
   }
   return t;
+}
+
+std::string Search::Culprits(const Trial& t) const {
+  const std::map<std::string, int> by_output = OpsByOutput(t.result.op_choices);
+  std::string out;
+  int n = 0;
+  for (const report::LayerReport& layer : t.report.layers) {  // worst first
+    if (!std::isfinite(layer.introduced_db) || n == 3) continue;
+    auto it = by_output.find(layer.float_name);
+    if (it == by_output.end()) continue;
+    absl::StrAppend(&out, n++ ? "; " : "", "op ", it->second, " ",
+                    t.result.op_choices[static_cast<size_t>(it->second)].op,
+                    " '", layer.float_name, "' adds ",
+                    absl::StrFormat("%.1f", layer.introduced_db), " dB");
+  }
+  return out.empty() ? out : "the noisiest layers left: " + out;
 }
 
 std::vector<int> Search::Ranking(const Trial& t,
@@ -168,6 +301,78 @@ absl::StatusOr<bool> Search::Climb(
   return true;
 }
 
+absl::StatusOr<ir::Model> Search::WithFloatConstants(
+    const quantizer::QuantizeOptions& options) const {
+  ir::Model input = work_;
+  const ir::Subgraph& sg = model_.subgraphs[0];
+  ASSIGN_OR_RETURN(
+      const std::vector<std::optional<quantizer::UserRequest>> requests,
+      quantizer::ResolveRequests(sg, options));
+  for (size_t i = 0; i < requests.size() && i < sg.operators.size(); ++i) {
+    if (!requests[i].has_value() ||
+        requests[i]->precision != quantizer::Precision::kFloat) {
+      continue;
+    }
+    // Recovery may give an op a new bias tensor or buffer: the op, its
+    // input tensors and their buffers all come back.
+    ir::Subgraph& isg = input.subgraphs[0];
+    if (i >= isg.operators.size()) continue;
+    isg.operators[i].inputs = sg.operators[i].inputs;
+    for (int32_t t : sg.operators[i].inputs) {
+      if (t < 0 || static_cast<size_t>(t) >= sg.tensors.size() ||
+          static_cast<size_t>(t) >= isg.tensors.size()) {
+        continue;
+      }
+      isg.tensors[static_cast<size_t>(t)] = sg.tensors[static_cast<size_t>(t)];
+      const uint32_t b = sg.tensors[static_cast<size_t>(t)].buffer;
+      if (b != 0 && b < model_.buffers.size() && b < input.buffers.size()) {
+        input.buffers[b] = model_.buffers[b];
+      }
+    }
+  }
+  return input;
+}
+
+Search::Step Search::FloatStep(const Trial& t) const {
+  const Choices& choices = t.result.op_choices;
+  const std::map<std::string, int> by_output = OpsByOutput(choices);
+  // An integer op goes to float16 weights first when it has float weights
+  // to halve; float16 goes to float32; "float" is float32 already.
+  auto next = [&](int op) -> std::string {
+    const std::string& p = choices[static_cast<size_t>(op)].precision;
+    if (p == "float" || p == "float32") return "";
+    if (p == "float16") return "float32";
+    return has_weights_[static_cast<size_t>(op)] ? "float16" : "float32";
+  };
+  // First the layers that add noise themselves, worst first; then, when
+  // none of their ops can rise, every layer (the sort puts those adding
+  // none last); then any op left, in model order.
+  for (const bool adds_noise : {true, false}) {
+    for (const report::LayerReport& layer : t.report.layers) {
+      if (adds_noise && !std::isfinite(layer.introduced_db)) continue;
+      auto it = by_output.find(layer.float_name);
+      if (it != by_output.end()) {
+        const std::string to = next(it->second);
+        if (!to.empty()) return {{it->second, to}};
+      }
+      auto r = readers_.find(layer.float_name);
+      if (r == readers_.end()) continue;
+      Step picks;
+      for (int op : r->second) {
+        if (static_cast<size_t>(op) >= choices.size()) continue;
+        const std::string to = next(op);
+        if (!to.empty()) picks.push_back({op, to});
+      }
+      if (!picks.empty()) return picks;
+    }
+  }
+  for (size_t i = 0; i < choices.size(); ++i) {
+    const std::string to = next(static_cast<int>(i));
+    if (!to.empty()) return {{static_cast<int>(i), to}};
+  }
+  return {};
+}
+
 absl::StatusOr<SearchOutcome> Search::Run() {
   SearchOutcome out;
   auto finish = [&](Trial t, bool met) {
@@ -188,38 +393,106 @@ absl::StatusOr<SearchOutcome> Search::Run() {
     if (met) return finish(std::move(best), true);
   }
   // Then int16 is not enough: raise the culprit (the layer adding the
-  // most noise itself) to float, one op at a time.
-  for (int step = 0; step < search_.max_steps; ++step) {
-    const Choices& choices = best.result.op_choices;
-    const std::map<std::string, int> by_output = OpsByOutput(choices);
-    int pick = -1;
-    for (const report::LayerReport& layer : best.report.layers) {
-      if (!std::isfinite(layer.introduced_db)) continue;
-      auto it = by_output.find(layer.float_name);
-      if (it != by_output.end() &&
-          choices[static_cast<size_t>(it->second)].precision != "float") {
-        pick = it->second;
-        break;
+  // most noise itself) to float, one step at a time. Every step is kept,
+  // even one that loses on the check set: a float island's new borders can
+  // cost more than the op's own rounding until its neighbours follow.
+  const std::vector<quantizer::PrecisionRule> climbed = chosen;
+  std::vector<Step> raised;  // the float steps, in order
+  auto rules_for = [&](const std::vector<Step>& steps) {
+    std::vector<quantizer::PrecisionRule> rules = climbed;
+    for (const Step& step : steps) {
+      for (const auto& [op, to] : step) {
+        rules.push_back({std::to_string(op), to, "--target-sqnr"});
       }
     }
-    if (pick < 0) break;
-    const auto& c = choices[static_cast<size_t>(pick)];
-    out.steps.push_back(
-        absl::StrCat("op ", pick, " ", c.op, " ", c.precision, " -> float"));
-    chosen.push_back({std::to_string(pick), "float", "--target-sqnr"});
-    ASSIGN_OR_RETURN(best, Try(chosen, out.steps.back()));
-    if (Met(best)) return finish(std::move(best), true);
+    return rules;
+  };
+  auto label_of = [&](const Step& step, bool back) {
+    std::string label;
+    for (const auto& [op, to] : step) {
+      const auto& c = best.result.op_choices[static_cast<size_t>(op)];
+      if (!label.empty()) label += ", ";
+      absl::StrAppend(&label, "op ", op, " ", c.op, back ? " back from " : " ",
+                      back ? to : c.precision, back ? "" : " -> ",
+                      back ? "" : to);
+    }
+    return label;
+  };
+  bool met = false;
+  for (int step = 0; step < search_.max_steps && !met; ++step) {
+    Step picks = FloatStep(best);
+    if (picks.empty()) break;
+    const std::string label = label_of(picks, false);
+    raised.push_back(std::move(picks));
+    ASSIGN_OR_RETURN(Trial t, Try(rules_for(raised), label));
+    if (search_.max_size > 0 && t.bytes > search_.max_size) {
+      out.limit = absl::StrCat("raising ", label, " would write ", t.bytes,
+                               " bytes, over --max-size ", search_.max_size);
+      raised.pop_back();
+      break;
+    }
+    if (search_.max_float_ops >= 0 && t.float_ops > search_.max_float_ops) {
+      out.limit = absl::StrCat("raising ", label, " would leave ", t.float_ops,
+                               " ops float, over --max-float-ops ",
+                               search_.max_float_ops);
+      raised.pop_back();
+      break;
+    }
+    best = std::move(t);
+    met = Met(best);
   }
-  return finish(std::move(best), false);
+  // Then lower the float steps back while the target holds: a later step
+  // may have made an earlier one unnecessary. The steps holding the most
+  // weight bytes go first (they shrink the model most), the last taken
+  // first among equals.
+  std::vector<std::pair<size_t, size_t>> order;  // (-bytes, -index)
+  for (size_t k = 0; k < raised.size(); ++k) {
+    size_t bytes = 0;
+    for (const auto& [op, to] : raised[k]) {
+      bytes += weight_bytes_[static_cast<size_t>(op)];
+    }
+    order.push_back({bytes, k});
+  }
+  std::sort(order.begin(), order.end(),
+            [](const auto& a, const auto& b) { return a > b; });
+  std::vector<bool> dropped(raised.size(), false);
+  auto kept = [&]() {
+    std::vector<Step> steps;
+    for (size_t k = 0; k < raised.size(); ++k) {
+      if (!dropped[k]) steps.push_back(raised[k]);
+    }
+    return steps;
+  };
+  for (const auto& [bytes, k] : order) {
+    if (!met) break;
+    dropped[k] = true;
+    ASSIGN_OR_RETURN(Trial t,
+                     Try(rules_for(kept()), label_of(raised[k], true)));
+    if (Met(t)) {
+      best = std::move(t);
+    } else {
+      dropped[k] = false;
+    }
+  }
+  raised = kept();
+  for (const Step& step : raised) {
+    for (const auto& [op, to] : step) {
+      const auto& c = best.result.op_choices[static_cast<size_t>(op)];
+      out.steps.push_back(absl::StrCat("op ", op, " ", c.op, " -> ", to));
+    }
+  }
+  if (!met && out.limit.empty()) out.limit = Culprits(best);
+  return finish(std::move(best), met);
 }
 
 }  // namespace
 
 absl::StatusOr<SearchOutcome> SearchPrecision(
-    const ir::Model& model, const calibration::StatsFile& stats,
-    const formats::SampleSource& data, const std::vector<int64_t>& check,
-    quantizer::QuantizeOptions options, const SearchOptions& search) {
-  Search s(model, stats, data, check, options, search);
+    const ir::Model& model, const ir::Model& work,
+    const calibration::StatsFile& stats, const formats::SampleSource& data,
+    const std::vector<int64_t>& check, quantizer::QuantizeOptions options,
+    const SearchOptions& search) {
+  Search s(model, work, stats, data, check, options, search);
   return s.Run();
 }
 

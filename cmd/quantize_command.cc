@@ -44,9 +44,13 @@ struct QuantizeArgs {
   std::vector<std::string> int8_ops, int4_ops, int16_ops;
   int weight_bits = 8;
   std::string float_weights = "float32";
+  float int16_headroom = 2.0f;
   std::string recipe, save_recipe;
   double target_sqnr = std::numeric_limits<double>::quiet_NaN();
   int target_steps = 32;
+  std::string target_metric = "worst";
+  int64_t max_size = 0;
+  int max_float_ops = -1;
   bool strict = false;
   bool fc_per_tensor = false;
   int threads = 0;
@@ -82,6 +86,12 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   if (target && args.target_steps < 0) {
     return UsageError("--target-steps must be >= 0");
   }
+  if (!target && (args.max_size > 0 || args.max_float_ops >= 0 ||
+                  args.target_metric != "worst")) {
+    return UsageError(
+        "--max-size, --max-float-ops and --target-metric bound --target-sqnr's "
+        "search; give --target-sqnr too");
+  }
   RecoveryArgs recovery = args.recovery;
   RETURN_IF_ERROR(ResolveRecovery(recovery));
   if (recovery.Any() && (args.data.specs.empty() || !args.stats.empty())) {
@@ -89,11 +99,6 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
         "--equalize, --bias-correction, --adaround and --optimize accuracy "
         "change the float model's weights, so they calibrate on --data "
         "themselves (not --stats)");
-  }
-  if (recovery.Any() && target) {
-    return UsageError(
-        "--target-sqnr with weight recovery (--equalize, --bias-correction, "
-        "--adaround, --optimize accuracy) is not supported yet");
   }
   quantizer::QuantizeOptions options;
   std::string scheme = args.scheme;
@@ -142,6 +147,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   }
   options.weight_bits = args.weight_bits;
   options.float16_float_weights = args.float_weights == "float16";
+  options.int16_headroom = args.int16_headroom;
   if (options.float16_float_weights &&
       options.scheme != quantizer::Scheme::kInt8 &&
       options.scheme != quantizer::Scheme::kInt16x8) {
@@ -194,6 +200,24 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   // The model calibrated and quantized: the float model, or its weights
   // after recovery (the report still compares with the float model).
   ir::Model work = model;
+  // --target-sqnr's check set: every 4th sample (3, 7, 11, ...), which
+  // neither calibration nor weight recovery sees. Fewer than 4 samples leave
+  // none out, and the check set is the calibration set.
+  std::vector<int64_t> check;
+  std::vector<int64_t> fit;  // the other samples
+  if (data.has_value()) {
+    for (int64_t i = 0; i < data->size(); ++i) {
+      (target && data->size() >= 4 && i % 4 == 3 ? check : fit).push_back(i);
+    }
+    if (target && check.empty()) {
+      check = fit;
+      if (!flags.quiet) {
+        std::fprintf(stderr,
+                     "target-sqnr: fewer than 4 samples: checking on the "
+                     "calibration samples\n");
+      }
+    }
+  }
   if (recovery.Any()) {
     if (options.scheme != quantizer::Scheme::kInt8 &&
         options.scheme != quantizer::Scheme::kInt16x8) {
@@ -208,10 +232,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
       keep_float[i] = requests[i].has_value() &&
                       requests[i]->precision == quantizer::Precision::kFloat;
     }
-    std::vector<int64_t> all(static_cast<size_t>(data->size()));
-    for (int64_t i = 0; i < data->size(); ++i) all[i] = i;
     absl::Status s = ApplyRecovery(
-        recovery, work, &*data, all, keep_float,
+        recovery, work, &*data, fit, keep_float,
         quantizer::PlannedWeightBits(model.subgraphs[0], options, requests),
         options.fc_per_tensor, args.threads, flags.numerics, flags.quiet);
     if (!s.ok()) {
@@ -220,7 +242,6 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     }
   }
   std::optional<calibration::StatsFile> stats;
-  std::vector<int64_t> check;  // --target-sqnr's check set
   if (!args.stats.empty()) {
     ASSIGN_OR_RETURN(stats, calibration::ReadStatsFile(args.stats));
     const std::string hash =
@@ -241,21 +262,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
         calibration::CheckStatsMatchModel(*stats, model, args.stats));
   } else if (data.has_value() && needs_stats) {
     calibration::CalibrateOptions co;
-    if (target) {
-      // Every 4th sample (3, 7, 11, ...) is the check set; fewer than 4
-      // samples leave none out, and the check set is the calibration set.
-      if (data->size() >= 4) {
-        co.holdout_every = 4;
-        for (int64_t i = 3; i < data->size(); i += 4) check.push_back(i);
-      } else {
-        for (int64_t i = 0; i < data->size(); ++i) check.push_back(i);
-        if (!flags.quiet) {
-          std::fprintf(stderr,
-                       "target-sqnr: fewer than 4 samples: checking on the "
-                       "calibration samples\n");
-        }
-      }
-    }
+    if (target && data->size() >= 4) co.holdout_every = 4;
     co.threads = args.threads;
     co.numerics = flags.numerics;
     co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
@@ -291,22 +298,29 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
     SearchOptions so;
     so.target_db = args.target_sqnr;
     so.max_steps = args.target_steps;
+    so.metric = args.target_metric == "mean"   ? TargetMetric::kMean
+                : args.target_metric == "top1" ? TargetMetric::kTop1
+                                               : TargetMetric::kWorst;
+    so.max_size = args.max_size;
+    so.max_float_ops = args.max_float_ops;
     so.threads = args.threads;
     so.quiet = flags.quiet;
     absl::StatusOr<SearchOutcome> found =
-        SearchPrecision(model, *stats, *data, check, options, so);
+        SearchPrecision(model, work, *stats, *data, check, options, so);
     if (!found.ok()) {
       return absl::Status(
           found.status().code(),
           absl::StrCat(args.model, ": ", found.status().message()));
     }
     if (!found->met) {
+      const bool top1 = so.metric == TargetMetric::kTop1;
       return AccuracyBoundError(absl::StrFormat(
-          "%s: --target-sqnr %.2f dB not met: the best plan found reaches "
-          "%.2f dB on the %zu check samples after raising %zu ops; nothing "
-          "written",
-          args.model, args.target_sqnr, found->check_db, check.size(),
-          found->steps.size()));
+          "%s: --target-sqnr %.2f%s not met: the best plan found reaches "
+          "%.2f%s on the %zu check samples after raising %zu ops%s%s; "
+          "nothing written",
+          args.model, args.target_sqnr, top1 ? "% top-1" : " dB",
+          found->check_db, top1 ? "% top-1" : " dB", check.size(),
+          found->steps.size(), found->limit.empty() ? "" : "; ", found->limit));
     }
     if (!flags.quiet) {
       std::fprintf(stderr,
@@ -446,6 +460,12 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "float16 (behind DEQUANTIZE), halving them")
       ->check(CLI::IsMember({"float32", "float16"}))
       ->capture_default_str();
+  sub->add_option("--int16-headroom", args->int16_headroom,
+                  "Widen int16 activation ranges by this factor, so that "
+                  "values beyond the calibration samples' range do not clip "
+                  "(1: the calibrated range)")
+      ->check(CLI::Range(1.0f, 256.0f))
+      ->capture_default_str();
   sub->add_option("--recipe", args->recipe,
                   "Per-op precision rules (JSON, docs/recipe.md), applied "
                   "before --int8-op, --int16-op, --float-op");
@@ -456,6 +476,19 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--target-steps", args->target_steps,
                   "At most this many ops raised by --target-sqnr (default "
                   "32)");
+  sub->add_option("--target-metric", args->target_metric,
+                  "What --target-sqnr bounds on the check samples: worst "
+                  "(the worst output's SQNR, dB), mean (the outputs' mean "
+                  "SQNR, dB) or top1 (classifier top-1 agreement, percent)")
+      ->check(CLI::IsMember({"worst", "mean", "top1"}))
+      ->capture_default_str();
+  sub->add_option("--max-size", args->max_size,
+                  "With --target-sqnr: never raise precision past a model "
+                  "of this many bytes (exit 4 if the target needs more)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-float-ops", args->max_float_ops,
+                  "With --target-sqnr: at most N ops left float")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--save-recipe", args->save_recipe,
                   "Write the recipe of the model written (every op's "
                   "precision), to reuse or edit");

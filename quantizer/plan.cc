@@ -107,7 +107,14 @@ class Planner {
     if (it != repaired_.end()) return it->second;
     calibration::RangeSpec spec = options_.range;
     spec.num_bits = p == Precision::kInt16 ? 16 : 8;
-    return calibration::ComputeRange(*stats_.at(t), spec);
+    calibration::Range r = calibration::ComputeRange(*stats_.at(t), spec);
+    if (p == Precision::kInt16) {
+      // int16 has resolution to spare, and a range fitted to a few
+      // calibration samples clips on the next ones (see int16_headroom).
+      r.min *= options_.int16_headroom;
+      r.max *= options_.int16_headroom;
+    }
+    return r;
   }
   // "" when the calibrated range of `t` can become a scale, else why not.
   std::string InsaneRange(int32_t t) const;

@@ -69,6 +69,9 @@ struct UserRequest {
   Precision precision = Precision::kInt8;
   std::string origin;
   int weight_bits = 8;  // "int4": int8 activations, int4 weights
+  // Float ops: "float16" / "float32" store their constant weights so;
+  // "float" (nullopt) follows QuantizeOptions::float16_float_weights.
+  std::optional<bool> float16_weights;
 };
 
 // The requests of `options` for each op of subgraph 0 (nullopt: the

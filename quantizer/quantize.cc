@@ -2,6 +2,7 @@
 #include "quantizer/quantize.h"
 
 #include <cstring>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -29,9 +30,12 @@ bool IsQuantizedTensor(const ir::Tensor& t) {
 // constants behind DENSIFY are decoded, float16 constants behind DEQUANTIZE
 // widened. Ops are visited in order, so a DENSIFY -> DEQUANTIZE chain of
 // sparse float16 weights folds completely. Not used by the float16 scheme,
-// which keeps compressed weights as they are.
-absl::Status FoldCompressedWeights(ir::Model& model) {
+// which keeps compressed weights as they are. `from_half` gets subgraph 0's
+// constants widened from float16.
+absl::Status FoldCompressedWeights(ir::Model& model,
+                                   std::set<int32_t>& from_half) {
   for (ir::Subgraph& sg : model.subgraphs) {
+    const bool first = &sg == &model.subgraphs[0];
     std::vector<ir::Operator> kept;
     for (ir::Operator& op : sg.operators) {
       if (op.inputs.size() == 1 && op.outputs.size() == 1 &&
@@ -56,6 +60,7 @@ absl::Status FoldCompressedWeights(ir::Model& model) {
             values[i] = numerics::HalfToFloat(h);
           }
           out.buffer = AddTypedBuffer(model, values);
+          if (first) from_half.insert(op.outputs[0]);
           continue;
         }
       }
@@ -113,6 +118,56 @@ void AddUint8Borders(ir::Model& model, bool inputs, bool outputs) {
     retarget(false, out, u);
     out = u;
   }
+}
+
+// The float ops of an int8 / int16x8 plan whose weights are float16 (a
+// "float16" rule, or --float-weights float16 unless a "float32" rule says
+// otherwise) get their float32 constants as float16 behind DEQUANTIZE.
+// `planned` are the ops the plan was made for; the rewrite keeps the
+// tensor indices of their constants. Constants the model stored as float16
+// (`from_half`) go back to float16 in any float op: exactly, and half the
+// size.
+absl::Status Float16Weights(
+    const std::vector<ir::Operator>& planned, const QuantPlan& plan,
+    const std::vector<std::optional<UserRequest>>& requests,
+    const QuantizeOptions& options, const std::set<int32_t>& from_half,
+    QuantizeResult& result) {
+  std::set<int32_t> half;  // constants of float16-weight float ops
+  for (size_t i = 0; i < planned.size() && i < plan.ops.size(); ++i) {
+    if (plan.ops[i].precision != Precision::kFloat) continue;
+    for (int32_t t : planned[i].inputs) {
+      if (from_half.count(t)) half.insert(t);
+    }
+    const std::optional<UserRequest>& r =
+        i < requests.size() ? requests[i] : std::nullopt;
+    const bool fp16 = r.has_value() && r->float16_weights.has_value()
+                          ? *r->float16_weights
+                          : options.float16_float_weights;
+    if (!fp16) {
+      if (r.has_value() && r->float16_weights.has_value() &&
+          i < result.op_choices.size()) {
+        result.op_choices[i].precision = "float32";  // as asked
+      }
+      continue;
+    }
+    if (i < result.op_choices.size())
+      result.op_choices[i].precision = "float16";
+    for (int32_t t : planned[i].inputs) {
+      if (t >= 0) half.insert(t);
+    }
+  }
+  if (half.empty()) return absl::OkStatus();
+  const ir::Subgraph& sg = result.model.subgraphs[0];
+  // Ops reading none of them keep their constants (and a constant shared
+  // with such an op stays float32).
+  std::vector<bool> keep(sg.operators.size(), true);
+  for (size_t j = 0; j < sg.operators.size(); ++j) {
+    for (int32_t t : sg.operators[j].inputs) {
+      if (half.count(t)) keep[j] = false;
+    }
+  }
+  QuantizeResult scratch;
+  return Float16Pass(result.model, keep, scratch);
 }
 
 }  // namespace
@@ -184,8 +239,9 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
   }
   QuantizeResult result;
   result.model = model;
+  std::set<int32_t> from_half;
   if (options.scheme != Scheme::kFloat16) {
-    RETURN_IF_ERROR(FoldCompressedWeights(result.model));
+    RETURN_IF_ERROR(FoldCompressedWeights(result.model, from_half));
   }
   ASSIGN_OR_RETURN(const std::vector<std::optional<UserRequest>> requests,
                    ResolveRequests(result.model.subgraphs[0], options));
@@ -205,16 +261,11 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       if (u8_out) pass_options.output_type = ir::DataType::kInt8;
       ASSIGN_OR_RETURN(const QuantPlan plan,
                        BuildPlan(result.model, *stats, pass_options, requests));
+      const std::vector<ir::Operator> planned =
+          result.model.subgraphs[0].operators;
       RETURN_IF_ERROR(ApplyPlan(result.model, plan, pass_options, result));
-      if (options.float16_float_weights) {
-        // Every float32 constant left is read by float ops only.
-        QuantizeResult scratch;
-        RETURN_IF_ERROR(
-            Float16Pass(result.model,
-                        std::vector<bool>(
-                            result.model.subgraphs[0].operators.size(), false),
-                        scratch));
-      }
+      RETURN_IF_ERROR(
+          Float16Weights(planned, plan, requests, options, from_half, result));
       if (u8_in || u8_out) AddUint8Borders(result.model, u8_in, u8_out);
       break;
     }

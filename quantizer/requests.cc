@@ -56,20 +56,23 @@ absl::StatusOr<std::vector<bool>> Select(const ir::Subgraph& sg,
 }
 
 absl::StatusOr<UserRequest> ParsePrecision(const PrecisionRule& rule) {
-  if (rule.precision == "int8")
-    return UserRequest{Precision::kInt8, rule.origin};
-  if (rule.precision == "int4") {
-    return UserRequest{Precision::kInt8, rule.origin, 4};
+  UserRequest r;
+  r.origin = rule.origin;
+  const std::string& p = rule.precision;
+  if (p == "int8" || p == "int4") {
+    r.precision = Precision::kInt8;
+    r.weight_bits = p == "int4" ? 4 : 8;
+  } else if (p == "int16") {
+    r.precision = Precision::kInt16;
+  } else if (p == "float" || p == "float16" || p == "float32") {
+    r.precision = Precision::kFloat;
+    if (p != "float") r.float16_weights = p == "float16";
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        rule.origin, ": precision '", p,
+        "': expected int8, int4, int16, float, float16 or float32"));
   }
-  if (rule.precision == "int16") {
-    return UserRequest{Precision::kInt16, rule.origin};
-  }
-  if (rule.precision == "float") {
-    return UserRequest{Precision::kFloat, rule.origin};
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat(rule.origin, ": precision '", rule.precision,
-                   "': expected int8, int4, int16 or float"));
+  return r;
 }
 
 }  // namespace

@@ -78,7 +78,8 @@ TEST(MixedPrecisionTest, BadRecipesAreOneLineErrorsNamingTheField) {
   const std::pair<std::string, std::string> cases[] = {
       {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select":
          "CONV_2D", "precision": "int2"}]})",
-       "rule 0: precision 'int2': expected int8, int4, int16 or float"},
+       "rule 0: precision 'int2': expected int8, int4, int16, float, float16 "
+       "or float32"},
       {R"({"format": "qforge-recipe", "version": 2, "rules": []})",
        "version: 2 is not supported"},
       {R"({"format": "qforge-recipe", "version": 1, "rules": [{"select":
@@ -170,6 +171,139 @@ TEST(MixedPrecisionTest, FloatWeightsFloat16HalvesTheFloatOpsWeights) {
   const testing::CommandResult r = RunCommand(Quantize(
       "--scheme dynamic --float-weights float16 -o " + dir + "/d.tflite"));
   EXPECT_EQ(r.exit_code, 1) << r.err;
+}
+
+// Whether op `op`'s weight (input 1) is read through a DEQUANTIZE of a
+// float16 constant.
+bool WeightFromHalf(const ir::Model& m, const ir::Operator& op) {
+  const ir::Subgraph& sg = m.subgraphs[0];
+  for (const ir::Operator& d : sg.operators) {
+    if (d.kind == ir::OpKind::kDequantize && d.outputs[0] == op.inputs[1]) {
+      return sg.tensors[d.inputs[0]].type == ir::DataType::kFloat16;
+    }
+  }
+  return false;
+}
+
+// Recipe precisions "float16" and "float32" choose the weights of one float
+// op, over --float-weights: MNIST's FCs are ops 3 and 4.
+TEST(MixedPrecisionTest, Float16AndFloat32PrecisionsPerOp) {
+  const std::string dir = testing::MakeTempDir();
+  {
+    std::ofstream f(dir + "/r.json");
+    f << R"({"format": "qforge-recipe", "version": 1, "rules": [
+      {"select": "3", "precision": "float16"},
+      {"select": "4", "precision": "float32"}]})";
+  }
+  for (const char* weights : {"float32", "float16"}) {
+    const std::string out = dir + "/" + weights + ".tflite";
+    const testing::CommandResult r = RunCommand(
+        Quantize("--recipe " + dir + "/r.json --float-weights " + weights +
+                 " -o " + out + " --save-recipe " + dir + "/saved.json -q"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const ir::Model m = Read(out);
+    std::vector<const ir::Operator*> fcs;
+    for (const ir::Operator& op : m.subgraphs[0].operators) {
+      if (op.kind == ir::OpKind::kFullyConnected) fcs.push_back(&op);
+    }
+    ASSERT_EQ(fcs.size(), 2u);
+    EXPECT_TRUE(WeightFromHalf(m, *fcs[0])) << weights;
+    EXPECT_FALSE(WeightFromHalf(m, *fcs[1])) << weights;
+    EXPECT_EQ(m.subgraphs[0].tensors[fcs[1]->inputs[1]].type,
+              ir::DataType::kFloat32);
+    const nlohmann::json saved =
+        nlohmann::json::parse(testing::ReadText(dir + "/saved.json"));
+    EXPECT_EQ(saved["rules"][3]["precision"], "float16");
+    EXPECT_EQ(saved["rules"][4]["precision"], "float32");
+  }
+  EXPECT_EQ(testing::ReadText(dir + "/float32.tflite"),
+            testing::ReadText(dir + "/float16.tflite"));
+}
+
+// --target-sqnr with weight recovery: the search quantizes the recovered
+// weights, and an op it raises to float takes the float model's own
+// weights back. 200 dB needs every op float32, whose outputs are then
+// exactly the float model's: met only if no recovered weight is left.
+TEST(MixedPrecisionTest, TargetSqnrWithRecoveryRestoresFloatWeights) {
+  const std::string dir = testing::MakeTempDir();
+  const testing::CommandResult r = RunCommand(
+      Quantize("--target-sqnr 200 --target-steps 64 --bias-correction -o " +
+               dir + "/t.tflite --save-recipe " + dir + "/t.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("op 3 FULLY_CONNECTED int16 -> float16"),
+            std::string::npos)
+      << r.err;
+  const nlohmann::json recipe =
+      nlohmann::json::parse(testing::ReadText(dir + "/t.json"));
+  // Ops with weights end in float32; the others in float (the same).
+  for (const auto& rule : recipe["rules"]) {
+    EXPECT_TRUE(rule["precision"] == "float32" || rule["precision"] == "float")
+        << rule.dump();
+  }
+}
+
+// --target-metric top1: MNIST's SOFTMAX output is a classifier; int8 agrees
+// with float on both check digits, so 100% is met as asked. mean: the one
+// output's SQNR, as worst.
+TEST(MixedPrecisionTest, TargetMetricTop1AndMean) {
+  const std::string dir = testing::MakeTempDir();
+  testing::CommandResult r = RunCommand(Quantize(
+      "--target-sqnr 100 --target-metric top1 -o " + dir + "/a.tflite"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("as asked: top-1 agreement 100.0%"), std::string::npos)
+      << r.err;
+  r = RunCommand(Quantize("--target-sqnr 55 --target-metric mean -o " + dir +
+                          "/b.tflite"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("as asked: mean output"), std::string::npos) << r.err;
+  r = RunCommand(Quantize("--max-size 1000 -o " + dir + "/c.tflite"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // a bound without a search
+}
+
+// Bounds: 200 dB needs every op float; --max-float-ops 0 and a --max-size
+// below the float model's stop the search (exit 4, nothing written, the
+// bound named).
+TEST(MixedPrecisionTest, TargetSqnrBoundsStopTheSearch) {
+  const std::string dir = testing::MakeTempDir();
+  const std::pair<std::string, std::string> cases[] = {
+      {"--max-float-ops 0", "over --max-float-ops 0"},
+      {"--max-size 120000", "over --max-size 120000"},
+  };
+  for (const auto& [flag, want] : cases) {
+    const testing::CommandResult r =
+        RunCommand(Quantize("--target-sqnr 200 --target-steps 64 " + flag +
+                            " -o " + dir + "/x.tflite"));
+    EXPECT_EQ(r.exit_code, 4) << r.err;
+    EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/x.tflite"));
+  }
+}
+
+// A target not met names the layers still adding the most noise by the
+// float model's op index, as --float-op takes them: each pasted back into
+// quantize makes that op float.
+TEST(MixedPrecisionTest, UnmetTargetNamesCulpritsQuantizeTakesBack) {
+  const std::string dir = testing::MakeTempDir();
+  testing::CommandResult r = RunCommand(
+      Quantize("--target-sqnr 200 --target-steps 0 -o " + dir + "/x.tflite"));
+  ASSERT_EQ(r.exit_code, 4) << r.err;
+  const size_t at = r.err.find("the noisiest layers left: ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  std::vector<std::string> ops;
+  for (size_t p = r.err.find("op ", at); p != std::string::npos;
+       p = r.err.find("; op ", p + 1)) {
+    const size_t start = r.err.find("op ", p) + 3;
+    ops.push_back(r.err.substr(start, r.err.find(' ', start) - start));
+  }
+  ASSERT_FALSE(ops.empty()) << r.err;
+  for (const std::string& op : ops) {
+    r = RunCommand(Quantize("--float-op " + op + " -o " + dir +
+                            "/f.tflite --save-recipe " + dir + "/f.json -q"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json recipe =
+        nlohmann::json::parse(testing::ReadText(dir + "/f.json"));
+    EXPECT_EQ(recipe["rules"][std::stoi(op)]["precision"], "float") << op;
+  }
 }
 
 }  // namespace

@@ -170,6 +170,28 @@ TEST(QuantizeTest, Uint8InputAndOutputTypes) {
   EXPECT_FALSE(Quantize(c.m.model(), &stats, o).ok());
 }
 
+// int16 activations: symmetric, scale = headroom * max|range| / 32767. The
+// conv output y was calibrated over [-4, 6.2]; the default headroom 2
+// leaves room for values up to 12.4 (samples beyond the calibration set),
+// headroom 1 is TFLite's min/max.
+TEST(QuantizeTest, Int16RangesHaveHeadroom) {
+  ConvModel c;
+  const calibration::StatsFile stats = c.StatsFile();
+  QuantizeOptions o;
+  o.scheme = Scheme::kInt16x8;
+  o.range.num_bits = 16;
+  for (const float headroom : {2.0f, 1.0f}) {
+    o.int16_headroom = headroom;
+    absl::StatusOr<QuantizeResult> r = Quantize(c.m.model(), &stats, o);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const ir::Tensor* y = Find(r->model, "y");
+    ASSERT_NE(y, nullptr);
+    ASSERT_EQ(y->type, DataType::kInt16);
+    EXPECT_FLOAT_EQ(y->quantization->scale[0], headroom * 6.2f / 32767);
+    EXPECT_EQ(y->quantization->zero_point[0], 0);
+  }
+}
+
 TEST(QuantizeTest, NanWeightsAreRefused) {
   ConvModel c({1, NAN, 0, 0, 0, 0});
   const calibration::StatsFile stats = c.StatsFile();
