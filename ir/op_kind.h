@@ -44,6 +44,7 @@ enum : uint32_t {
   kIntNeedsBias = 1u << 3,
   kGeneralInt16Scales = 1u << 4,
   kInt4Weights = 1u << 5,
+  kRoundsTwice = 1u << 6,
 };
 }  // namespace op_flags
 

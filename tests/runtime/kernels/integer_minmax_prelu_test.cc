@@ -81,6 +81,21 @@ TEST(IntegerPreluTest, Int8RandomWithinOneLsb) {
   EXPECT_LE(MaxAbsDiff(got, want), 1);
 }
 
+TEST(IntegerPreluTest, Int8RoundsTwiceAsLiteRT) {
+  // LiteRT's int8 PRELU rounds twice (gemmlowp) even where its other int8
+  // kernels round once (the default --rounding single): identity
+  // multiplier s_in / s_out = 0.375 / 1 = 0.75 * 2^-1, input 9 (zp 0):
+  // exact 3.375; twice: round(9 * 0.75 = 6.75) = 7, then 7 / 2 = 3.5 ->
+  // 4 (ties away from zero); once would give round(3.375) = 3.
+  OpModel m;
+  const int x = QInput(m, DT::kInt8, {1, 2}, 0.375f, 0);
+  const int a = QConst<int8_t>(m, {2}, {1, 1}, {0.25f}, {0});
+  const int y = QOutput(m, DT::kInt8, {1, 2}, 1.0f, 0);
+  m.Op(ir::OpKind::kPrelu, {x, a}, {y}, ir::Options{});
+  EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 2}, {9, 7})}),
+            (std::vector<int8_t>{4, 3}));
+}
+
 TEST(IntegerPreluTest, Int16IsUnsupported) {
   // TFLite has no int16 PRELU; qforge's quantizer keeps such ops float.
   OpModel m;
