@@ -345,6 +345,25 @@ TEST(IntegerElementwiseTest, QuantizeFloatToInt8XnnpackRoundsHalfToEven) {
       (std::vector<int8_t>{5, 3, 5, 127, -128}));
 }
 
+TEST(IntegerElementwiseTest, RequantizeInt8XnnpackUsesAnEightBitMultiplier) {
+  // --arithmetic xnnpack: XNNPACK's int8 -> int8 convert rounds the scale
+  // ratio to 8 fractional bits and computes (x * m + 128) >> 8. Ratio
+  // 205/1024 (exact in float): m = round(51.25) = 51; x = -128:
+  // (-6528 + 128) >> 8 = -25, where TFLite rounds -25.625 to -26; x = 100:
+  // 5228 >> 8 = 20 (TFLite: 20.02 -> 20).
+  OpModel m;
+  const int x = QInput(m, DT::kInt8, {2}, 205.0f / 1024, 0);
+  const int y = QOutput(m, DT::kInt8, {2}, 1.0f, 0);
+  m.Op(ir::OpKind::kQuantize, {x}, {y});
+  numerics::Modes modes;
+  modes.arithmetic = numerics::Arithmetic::kXnnpack;
+  EXPECT_EQ(
+      RunValues<int8_t>(m, {MakeTensor<int8_t>({2}, {-128, 100})}, 1, modes),
+      (std::vector<int8_t>{-25, 20}));
+  EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({2}, {-128, 100})}),
+            (std::vector<int8_t>{-26, 20}));
+}
+
 TEST(IntegerElementwiseTest, RequantizeInt8ToUint8AndInt16ToInt8) {
   {
     // Same scale, zero point -128 -> 0: x + 128.

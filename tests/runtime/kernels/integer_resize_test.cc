@@ -26,13 +26,21 @@ OpModel ResizeModel(DT type, std::vector<int32_t> in_shape, int32_t out_h,
 TEST(IntegerResizeTest, Int8DoublesWidth) {
   // [1,1,2,1] {0, 3} -> width 4: scale_10 = (2 * 1024 + 2) / 4 = 512.
   // x = 0: position 0 -> 0. x = 1: position 512 = 0.5 between 0 and 3:
-  // 3 * 1024 * 512 / 2^20 = 1.5 -> 2 (ties away from zero). x = 2: 3.
+  // 3 * 1024 * 512 / 2^20 = 1.5 -> 2 (a positive half goes up in both
+  // builds). x = 2: 3.
   // x = 3: position 1536 clamps to the last column: 3.
   OpModel m = ResizeModel(DT::kInt8, {1, 1, 2, 1}, 1, 4, {});
   EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 1, 2, 1}, {0, 3})}),
             (std::vector<int8_t>{0, 2, 3, 3}));
-  // Negative ties round away from zero too: -1.5 -> -2.
+  // Negative ties: TFLite's single-rounding build (LiteRT's, the default
+  // --rounding single) adds 2^19 and shifts, -1.5 -> -1; its double-rounding
+  // build rounds away from zero, -1.5 -> -2.
   EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 1, 2, 1}, {0, -3})}),
+            (std::vector<int8_t>{0, -1, -3, -3}));
+  numerics::Modes twice;
+  twice.rounding = numerics::RoundingPolicy::kDouble;
+  EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 1, 2, 1}, {0, -3})},
+                              1, twice),
             (std::vector<int8_t>{0, -2, -3, -3}));
 }
 
