@@ -45,6 +45,7 @@ const quantEval = json('quant_eval/results.json');
 const ablation = json('recovery/ablation.json');
 const int4 = json('int4/int4.json');
 const interop = json('interop/summary.json');
+const target = json('mixed/target_sqnr.json');
 
 function twinGates() {
   const deltas = [];
@@ -83,6 +84,27 @@ const figures = {
     return `On mobilenet_v1_0.25_224 it raises output SQNR from ` +
       `${db(m.schemes.int8.sqnr_db)} to ${db(m.schemes['int8+opt'].sqnr_db)} dB ` +
       `(TFLite's quantization-aware twin: ${twinDb})`;
+  },
+  // "If int8 loses too much": --target-sqnr 30 on the hardest models.
+  target() {
+    const rows = target.models.filter((m) => m.schemes['target 30']?.sqnr_db != null);
+    const met = rows.filter((m) => m.target && m.target.check_db >= 30);
+    const smaller = met.filter((m) => m.schemes['target 30'].bytes < m.schemes.float16.bytes);
+    const evalDb = met.map((m) => num(m.schemes['target 30'].sqnr_db));
+    return `On the ${target.models.length} corpus models int8 serves worst ` +
+      `(int8 ${Math.min(...target.models.map((m) => num(m.schemes.int8.sqnr_db))).toFixed(1)}` +
+      ` to ${Math.max(...target.models.map((m) => num(m.schemes.int8.sqnr_db))).toFixed(1)} dB), ` +
+      `\`--target-sqnr 30 --optimize accuracy\` meets the target on ${met.length}, ` +
+      `${db(Math.min(...evalDb))} to ${db(Math.max(...evalDb))} dB on held-out samples, ` +
+      `${smaller.length} of them smaller than the float16 model`;
+  },
+  // docs/numerics.md: integer agreement with LiteRT and the builtin kernels.
+  interop() {
+    const i = interop.integer;
+    const b = /exact vs TFLite's builtin kernels: (\d+)\/(\d+)/.exec(i.detail);
+    return `${i.identical} of ${i.models} integer models equal LiteRT's outputs ` +
+      `exactly with \`--arithmetic xnnpack\`` +
+      (b ? `, ${b[1]} of ${b[2]} equal the builtin kernels exactly` : '');
   },
   // "Smaller still": int4 weights.
   int4() {
@@ -129,6 +151,8 @@ function resultsMd() {
     section('int4 weights', 'bash bench/int4/int4.sh', read('int4/int4.md')),
     section('Mixed precision to a target (--target-sqnr 30)',
       'bash bench/mixed/target_sqnr.sh', read('mixed/target_sqnr.md')),
+    section('Mixed int8/int16x8 models: LiteRT and qforge run',
+      'bash bench/mixed/agreement.sh', read('mixed/agreement.md')),
     section('Integer inference speed', 'bash bench/run_int_bench.sh',
       `\`\`\`\n${read('int_bench_results.txt').trim()}\n\`\`\``),
   ];
@@ -137,20 +161,20 @@ function resultsMd() {
 
 // ---- write or check ----
 
-function withFigures(readme) {
-  return readme.replace(
+function withFigures(text, file) {
+  return text.replace(
     /<!-- figure:([a-z0-9]+) -->([\s\S]*?)<!-- \/figure -->/g,
     (_, name) => {
-      if (!figures[name]) throw new Error(`README names an unknown figure '${name}'`);
+      if (!figures[name]) throw new Error(`${file} names an unknown figure '${name}'`);
       return `<!-- figure:${name} -->${figures[name]()}<!-- /figure -->`;
     });
 }
 
-const outputs = [
-  [path.join(bench, 'RESULTS.md'), resultsMd()],
-  [path.join(root, 'README.md'),
-    withFigures(fs.readFileSync(path.join(root, 'README.md'), 'utf8'))],
-];
+const outputs = [[path.join(bench, 'RESULTS.md'), resultsMd()]];
+for (const doc of ['README.md', 'docs/numerics.md']) {
+  const file = path.join(root, doc);
+  outputs.push([file, withFigures(fs.readFileSync(file, 'utf8'), doc)]);
+}
 let stale = 0;
 for (const [file, text] of outputs) {
   const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';

@@ -102,6 +102,9 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   }
   quantizer::QuantizeOptions options;
   std::string scheme = args.scheme;
+  // Samples left out of calibration and recovery on --data: --target-sqnr's
+  // check set, or the one a recipe it saved records.
+  int holdout = target ? 4 : 0;
   if (!args.recipe.empty()) {
     ASSIGN_OR_RETURN(std::vector<uint8_t> text, ReadFileBytes(args.recipe));
     ASSIGN_OR_RETURN(
@@ -119,6 +122,9 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
       scheme = *recipe.scheme;
     }
     options.rules = std::move(recipe.rules);
+    if (!target && recipe.holdout_every.has_value()) {
+      holdout = *recipe.holdout_every;
+    }
   }
   if (scheme.empty()) scheme = "int8";
   for (const std::string& s : args.int8_ops) {
@@ -201,13 +207,16 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   // after recovery (the report still compares with the float model).
   ir::Model work = model;
   // --target-sqnr's check set: every 4th sample (3, 7, 11, ...), which
-  // neither calibration nor weight recovery sees. Fewer than 4 samples leave
-  // none out, and the check set is the calibration set.
+  // neither calibration nor weight recovery sees (or a recipe's
+  // holdout_every). Fewer samples than that leave none out, and the check
+  // set is the calibration set.
   std::vector<int64_t> check;
   std::vector<int64_t> fit;  // the other samples
+  const bool held_out =
+      data.has_value() && holdout > 0 && data->size() >= holdout;
   if (data.has_value()) {
     for (int64_t i = 0; i < data->size(); ++i) {
-      (target && data->size() >= 4 && i % 4 == 3 ? check : fit).push_back(i);
+      (held_out && i % holdout == holdout - 1 ? check : fit).push_back(i);
     }
     if (target && check.empty()) {
       check = fit;
@@ -262,7 +271,7 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
         calibration::CheckStatsMatchModel(*stats, model, args.stats));
   } else if (data.has_value() && needs_stats) {
     calibration::CalibrateOptions co;
-    if (target && data->size() >= 4) co.holdout_every = 4;
+    if (held_out) co.holdout_every = holdout;
     co.threads = args.threads;
     co.numerics = flags.numerics;
     co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
@@ -349,8 +358,10 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
       return UsageError(absl::StrCat("--save-recipe: scheme ", scheme,
                                      " has no per-op precision"));
     }
-    RETURN_IF_ERROR(
-        recipe_file->Write(quantizer::RecipeJson(scheme, result->op_choices)));
+    RETURN_IF_ERROR(recipe_file->Write(quantizer::RecipeJson(
+        scheme, result->op_choices,
+        held_out && args.stats.empty() ? std::optional<int>(holdout)
+                                       : std::nullopt)));
   }
   if (report_file.has_value()) {
     // The model as written (unused tensors dropped), on the calibration

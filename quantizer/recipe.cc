@@ -26,10 +26,10 @@ absl::StatusOr<Recipe> ParseRecipe(std::string_view text,
   if (!doc.is_object()) return Bad(path, "file", "must be a JSON object");
   for (const auto& [key, value] : doc.items()) {
     if (key != "format" && key != "version" && key != "scheme" &&
-        key != "rules") {
+        key != "holdout_every" && key != "rules") {
       return Bad(path, key,
                  "unknown key (expected format, version, scheme, "
-                 "rules)");
+                 "holdout_every, rules)");
     }
   }
   if (!doc.contains("format") || !doc["format"].is_string() ||
@@ -56,6 +56,14 @@ absl::StatusOr<Recipe> ParseRecipe(std::string_view text,
                  absl::StrCat("'", scheme, "': expected int8 or int16x8"));
     }
     recipe.scheme = scheme;
+  }
+  if (doc.contains("holdout_every")) {
+    const json& h = doc["holdout_every"];
+    if (!h.is_number_integer() || h.get<int64_t>() < 2 ||
+        h.get<int64_t>() > 1000000) {
+      return Bad(path, "holdout_every", "must be an integer >= 2");
+    }
+    recipe.holdout_every = static_cast<int>(h.get<int64_t>());
   }
   if (!doc.contains("rules") || !doc["rules"].is_array()) {
     return Bad(path, "rules", "must be an array");
@@ -86,11 +94,13 @@ absl::StatusOr<Recipe> ParseRecipe(std::string_view text,
 }
 
 std::string RecipeJson(const std::string& scheme,
-                       const std::vector<QuantizeResult::OpChoice>& choices) {
+                       const std::vector<QuantizeResult::OpChoice>& choices,
+                       std::optional<int> holdout_every) {
   json doc;
   doc["format"] = "qforge-recipe";
   doc["version"] = kVersion;
   doc["scheme"] = scheme;
+  if (holdout_every.has_value()) doc["holdout_every"] = *holdout_every;
   json rules = json::array();
   for (size_t i = 0; i < choices.size(); ++i) {
     json r;

@@ -22,6 +22,10 @@ namespace qforge::quantizer {
 struct Recipe {
   std::optional<std::string> scheme;  // "int8" | "int16x8", if stated
   std::vector<PrecisionRule> rules;   // origin: "PATH rule K"
+  // --target-sqnr's check set, left out of calibration and weight recovery
+  // on --data: every Nth sample (N - 1, 2N - 1, ...). Recorded so that the
+  // recipe reproduces the model the search wrote.
+  std::optional<int> holdout_every;
 };
 
 // Strict: unknown keys, wrong JSON types, a missing field, another format
@@ -32,7 +36,8 @@ absl::StatusOr<Recipe> ParseRecipe(std::string_view text,
 // The recipe that reproduces a quantization: one rule per op selecting it
 // by index, with its precision and, as comments, its op type and output.
 std::string RecipeJson(const std::string& scheme,
-                       const std::vector<QuantizeResult::OpChoice>& choices);
+                       const std::vector<QuantizeResult::OpChoice>& choices,
+                       std::optional<int> holdout_every = std::nullopt);
 
 }  // namespace qforge::quantizer
 

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 filter=${1:-'^(mobilenet_v1_0.25_224|palm_detection|pose_landmark_lite_2021_06|hand_landmark_2020)$'}
 work=$(mktemp -d)
 bash bench/quant_eval/run.sh --schemes int8,int16x8,float16 --filter "$filter" \
-  --variant t30='--target-sqnr 30 --target-steps 64' \
+  --variant t30='--target-sqnr 30 --target-steps 256 --optimize accuracy' \
   --jobs 1 --variant-threads 2 --timeout 3600 --work "$work" --keep \
   --out "$work/out" > "$work/log" 2>&1 || true
 # A target not met is a result (exit 1 from quant_eval); no results at all

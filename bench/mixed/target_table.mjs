@@ -22,7 +22,7 @@ const ms = (file) => {
 const kib = (b) => (typeof b === 'number' ? (b / 1024).toFixed(0) : '—');
 const COLS = [['float16', 'float16'], ['int8', 'int8'], ['int16x8', 'int16x8'], ['target 30', 'int8+t30']];
 const lines = [
-  `| model | float KiB / ms | ${COLS.map(([n]) => `${n}: KiB / dB / ms`).join(' | ')} | target: check dB | target: ops int8 / int16 / float |`,
+  `| model | float KiB / ms | ${COLS.map(([n]) => `${n}: KiB / dB / ms`).join(' | ')} | target: check dB | target: ops int8 / int16 / float16 / float32 |`,
   `| --- |${' --- |'.repeat(COLS.length + 3)}`,
 ];
 const rows = [];
@@ -36,7 +36,7 @@ for (const m of results.models) {
   const miss = /reaches (-?[\d.]+) dB on the (\d+) check samples after raising (\d+) ops/.exec(t.quantize?.error ?? '');
   const check = t.target ? `${t.target.check_db.toFixed(1)} (${t.target.check_samples} samples)`
     : miss ? `not met: ${miss[1]} (${miss[2]} samples) after ${miss[3]} ops` : '—';
-  lines.push(`| ${m.id} | ${kib(m.float_bytes)} / ${ms(floatFile)} | ${cells.join(' | ')} | ${check} | ${p.int8 ?? 0} / ${p.int16 ?? 0} / ${p.float ?? 0} |`);
+  lines.push(`| ${m.id} | ${kib(m.float_bytes)} / ${ms(floatFile)} | ${cells.join(' | ')} | ${check} | ${p.int8 ?? 0} / ${p.int16 ?? 0} / ${p.float16 ?? 0} / ${(p.float ?? 0) + (p.float32 ?? 0)} |`);
   rows.push({ id: m.id, float_bytes: m.float_bytes, float_ms: times.get(path.resolve(floatFile)) ?? null,
     schemes: Object.fromEntries(COLS.map(([n, key]) => [n, s[key] ? { bytes: s[key].bytes, sqnr_db: s[key].sqnr_db ?? null, ms: times.get(path.resolve(file(key))) ?? null } : null])),
     target: t.target ?? null, precisions: p });

@@ -242,6 +242,25 @@ TEST(MixedPrecisionTest, TargetSqnrWithRecoveryRestoresFloatWeights) {
   }
 }
 
+// The recipe --target-sqnr saves records its check set (holdout_every 4), so
+// --recipe on the same data calibrates on the same samples and writes the
+// same bytes.
+TEST(MixedPrecisionTest, TargetSqnrRecipeReproducesTheModel) {
+  const std::string dir = testing::MakeTempDir();
+  testing::CommandResult r =
+      RunCommand(Quantize("--target-sqnr 55 -o " + dir +
+                          "/t.tflite --save-recipe " + dir + "/t.json -q"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json recipe =
+      nlohmann::json::parse(testing::ReadText(dir + "/t.json"));
+  EXPECT_EQ(recipe["holdout_every"], 4);
+  r = RunCommand(
+      Quantize("--recipe " + dir + "/t.json -o " + dir + "/r.tflite -q"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::ReadText(dir + "/t.tflite"),
+            testing::ReadText(dir + "/r.tflite"));
+}
+
 // --target-metric top1: MNIST's SOFTMAX output is a classifier; int8 agrees
 // with float on both check digits, so 100% is met as asked. mean: the one
 // output's SQNR, as worst.
