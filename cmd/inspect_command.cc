@@ -1,9 +1,10 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// qforge inspect MODEL [--json]
+// qforge inspect MODEL [--json] [--ops]
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "base/file_io.h"
 #include "cmd/cli_flags.h"
@@ -17,15 +18,59 @@ namespace {
 struct InspectArgs {
   std::string model;
   bool json = false;
+  bool ops = false;
 };
+
+// Subgraph 0's ops by index, as quantize's --float-op / --int16-op and the
+// report name them: type, input and output tensor names ("-" for an
+// omitted optional input).
+nlohmann::ordered_json OpList(const ir::Model& model) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  if (model.subgraphs.empty()) return list;
+  const ir::Subgraph& sg = model.subgraphs[0];
+  auto names = [&sg](const std::vector<int32_t>& ts) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (int32_t t : ts) {
+      out.push_back(t >= 0 && static_cast<size_t>(t) < sg.tensors.size()
+                        ? sg.tensors[static_cast<size_t>(t)].name
+                        : std::string("-"));
+    }
+    return out;
+  };
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    const ir::Operator& op = sg.operators[i];
+    list.push_back({{"index", i},
+                    {"op", op.DisplayName()},
+                    {"inputs", names(op.inputs)},
+                    {"outputs", names(op.outputs)}});
+  }
+  return list;
+}
+
+std::string OpListText(const nlohmann::ordered_json& list) {
+  std::string out = "ops of subgraph 0 (index: type  inputs -> outputs):\n";
+  for (const auto& op : list) {
+    std::string ins, outs;
+    for (const auto& n : op["inputs"]) {
+      ins += (ins.empty() ? "" : ", ") + n.get<std::string>();
+    }
+    for (const auto& n : op["outputs"]) {
+      outs += (outs.empty() ? "" : ", ") + n.get<std::string>();
+    }
+    out += "  " + std::to_string(op["index"].get<size_t>()) + ": " +
+           op["op"].get<std::string>() + "  " + ins + " -> " + outs + "\n";
+  }
+  return out;
+}
 
 absl::Status RunInspect(const InspectArgs& args) {
   absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(args.model);
   if (!bytes.ok()) return bytes.status();
   absl::StatusOr<ir::Model> model = formats::ParseTflite(*bytes, args.model);
   if (!model.ok()) return model.status();
-  const nlohmann::ordered_json summary =
+  nlohmann::ordered_json summary =
       SummarizeModel(*model, args.model, bytes->size());
+  if (args.ops) summary["op_list"] = OpList(*model);
   if (args.json) {
     // Every string is valid UTF-8 already (model_summary.cc); replacing
     // keeps a missed one from aborting.
@@ -34,6 +79,7 @@ absl::Status RunInspect(const InspectArgs& args) {
               << "\n";
   } else {
     std::cout << RenderSummaryText(summary);
+    if (args.ops) std::cout << OpListText(summary["op_list"]);
   }
   return absl::OkStatus();
 }
@@ -48,7 +94,11 @@ void RegisterInspect(CLI::App& app, CommandContext& ctx) {
   sub->add_option("model", args->model, "The .tflite model")->required();
   sub->add_flag("--json", args->json,
                 "Print JSON (schema: docs/inspect-json.md)");
-  SetExample(sub, "qforge inspect model.tflite --json > model.json");
+  sub->add_flag("--ops", args->ops,
+                "Also list subgraph 0's ops by index with their input and "
+                "output tensors (the indices quantize's --float-op and "
+                "--int16-op take)");
+  SetExample(sub, "qforge inspect model.tflite --ops");
   sub->callback([args, &ctx]() { ctx.status = RunInspect(*args); });
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -272,6 +273,30 @@ class NoiseAttribution {
 
 }  // namespace
 
+std::vector<Suggestion> Suggestions(const Report& report, int n) {
+  std::vector<Suggestion> out;
+  std::set<int> seen;
+  for (const LayerReport& l : report.layers) {  // worst first
+    if (static_cast<int>(out.size()) == n) break;
+    if (!std::isfinite(l.introduced_db) || l.float_op < 0 ||
+        !seen.insert(l.float_op).second) {
+      continue;
+    }
+    Suggestion s;
+    s.float_op = l.float_op;
+    s.op = l.op;
+    s.output = l.float_name;
+    s.added_db = l.introduced_db;
+    // An int8 layer gains most from int16x8; an int16 one (or an inserted
+    // QUANTIZE ahead of a float island) from float.
+    s.flag = absl::StrCat(
+        l.dtype == "int8" && l.op != "QUANTIZE" ? "--int16-op " : "--float-op ",
+        l.float_op);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 double MinOutputSqnr(const Report& report) {
   double m = std::numeric_limits<double>::infinity();
   for (const OutputReport& o : report.outputs)
@@ -322,6 +347,15 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   // Which tensors to compare.
   const std::map<std::string, int> float_by_name =
       FloatActivationsByName(float_model);
+  std::map<std::string, int> float_writer;  // tensor name -> float op
+  for (size_t i = 0; i < fsg.operators.size(); ++i) {
+    for (int32_t t : fsg.operators[i].outputs) {
+      if (t >= 0 && static_cast<size_t>(t) < fsg.tensors.size()) {
+        float_writer.emplace(fsg.tensors[static_cast<size_t>(t)].name,
+                             static_cast<int>(i));
+      }
+    }
+  }
   Plan plan;
   std::vector<int> slot_float_op;  // slot -> index into report.float_ops
   auto capture_for = [&plan](int f_tensor, bool histogram) {
@@ -529,6 +563,9 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     const ir::Tensor& qt = qsg.tensors[slot.q_tensor];
     l.name = qt.name;
     l.float_name = MatchFloatName(qt.name, float_by_name);
+    if (auto w = float_writer.find(l.float_name); w != float_writer.end()) {
+      l.float_op = w->second;
+    }
     l.op_index = producer[slot.q_tensor];
     l.op = l.op_index >= 0 ? qsg.operators[l.op_index].DisplayName() : "input";
     l.dtype = std::string(ir::DataTypeName(qt.type));

@@ -69,6 +69,7 @@ std::string RenderJson(const Report& r) {
               {"name", l.name},
               {"float_name", l.float_name},
               {"op_index", l.op_index},
+              {"float_op", l.float_op},
               {"op", l.op},
               {"dtype", l.dtype},
               {"scale", l.grid.scale},
@@ -85,6 +86,15 @@ std::string RenderJson(const Report& r) {
     layers.push_back(std::move(j));
   }
   out["layers"] = std::move(layers);
+  json suggestions = json::array();
+  for (const Suggestion& g : Suggestions(r)) {
+    suggestions.push_back({{"float_op", g.float_op},
+                           {"op", g.op},
+                           {"output", g.output},
+                           {"added_db", Num(g.added_db)},
+                           {"flag", g.flag}});
+  }
+  out["suggestions"] = std::move(suggestions);
   json float_ops = json::array();
   for (const FloatOp& f : r.float_ops) {
     json j = {{"op_index", f.op_index},

@@ -75,6 +75,17 @@ std::string RenderText(const Report& r) {
                     "):\n");
     for (const std::string& s : r.repairs) absl::StrAppend(&out, "  ", s, "\n");
   }
+  const std::vector<Suggestion> next = Suggestions(r);
+  if (!next.empty()) {
+    absl::StrAppend(&out,
+                    "\nto try next (quantize flags; ops by the float model's "
+                    "index):\n");
+    for (const Suggestion& g : next) {
+      absl::StrAppendFormat(&out, "  op %d %s '%s' adds %s dB: %s\n",
+                            g.float_op, g.op, g.output, FormatDb(g.added_db),
+                            g.flag);
+    }
+  }
   return out;
 }
 

@@ -36,8 +36,11 @@ struct LayerReport {
   std::string name;        // the quantized model's tensor name
   std::string float_name;  // the float model's tensor it is compared with
   int op_index = -1;       // producer in the quantized model (-1: an input)
-  std::string op;          // "CONV_2D", "input"
-  std::string dtype;       // "int8", "int16"
+  // The float model's op writing float_name (subgraph 0; -1: an input):
+  // the index quantize's --float-op / --int16-op take.
+  int float_op = -1;
+  std::string op;     // "CONV_2D", "input"
+  std::string dtype;  // "int8", "int16"
   QuantGrid grid;
   Metrics metrics;
   // The SQNR of the noise this layer adds itself (the sort key, worst
@@ -113,6 +116,18 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
 
 // The smallest SQNR over the outputs (+inf without outputs).
 double MinOutputSqnr(const Report& report);
+
+// What to try next: the layers adding the most noise themselves (at most
+// `n`), each with the quantize flag that raises its op, by the float
+// model's op index.
+struct Suggestion {
+  int float_op = -1;
+  std::string op;      // op type
+  std::string output;  // the float model's tensor
+  double added_db = 0;
+  std::string flag;  // "--int16-op 12" (an int8 layer) or "--float-op 12"
+};
+std::vector<Suggestion> Suggestions(const Report& report, int n = 3);
 
 }  // namespace qforge::report
 

@@ -261,6 +261,46 @@ TEST(MixedPrecisionTest, TargetSqnrRecipeReproducesTheModel) {
             testing::ReadText(dir + "/r.tflite"));
 }
 
+// The report -> fix loop: the report's suggestions name ops by the float
+// model's op index (the op that writes the tensor they name, as inspect
+// --ops lists it) with a quantize flag; each flag pasted back into quantize
+// gives that op the precision it suggests.
+TEST(MixedPrecisionTest, ReportSuggestionsPasteBackIntoQuantize) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string model = TestDataDir() + "/models/conv_fc_mnist.tflite";
+  testing::CommandResult r = RunCommand(Quantize("-o " + dir + "/q.tflite -q"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCommand(QforgeBinary() + " report " + model + " " + dir +
+                 "/q.tflite --data '" + TestDataDir() +
+                 "/mnist/*.png' --scale 0.003921569 -q --format json -o " +
+                 dir + "/r.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report =
+      nlohmann::json::parse(testing::ReadText(dir + "/r.json"));
+  r = RunCommand(QforgeBinary() + " inspect " + model + " --ops --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json ops = nlohmann::json::parse(r.out)["op_list"];
+  ASSERT_EQ(ops.size(), 6u);
+  const nlohmann::json& suggestions = report["suggestions"];
+  ASSERT_FALSE(suggestions.empty()) << report.dump();
+  for (const auto& g : suggestions) {
+    const int op = g["float_op"].get<int>();
+    ASSERT_GE(op, 0);
+    ASSERT_LT(op, 6);
+    EXPECT_EQ(ops[op]["outputs"][0], g["output"]) << g.dump();
+    EXPECT_EQ(ops[op]["op"], g["op"]) << g.dump();
+    const std::string flag = g["flag"].get<std::string>();
+    r = RunCommand(Quantize(flag + " -o " + dir + "/f.tflite --save-recipe " +
+                            dir + "/f.json -q"));
+    ASSERT_EQ(r.exit_code, 0) << flag << ": " << r.err;
+    const nlohmann::json recipe =
+        nlohmann::json::parse(testing::ReadText(dir + "/f.json"));
+    EXPECT_EQ(recipe["rules"][op]["precision"],
+              flag.rfind("--int16-op", 0) == 0 ? "int16" : "float")
+        << flag;
+  }
+}
+
 // --target-metric top1: MNIST's SOFTMAX output is a classifier; int8 agrees
 // with float on both check digits, so 100% is met as asked. mean: the one
 // output's SQNR, as worst.
