@@ -85,6 +85,18 @@ const char* MetricLabel(TargetMetric m) {
   return "%.2f";
 }
 
+// The layers adding the most noise in `r` (report::Suggestions), named as
+// --float-op takes them.
+std::string Culprits(const report::Report& r) {
+  std::string out;
+  for (const report::Suggestion& g : report::Suggestions(r)) {
+    absl::StrAppend(&out, out.empty() ? "" : "; ", "op ", g.float_op, " ", g.op,
+                    " '", g.output, "' adds ",
+                    absl::StrFormat("%.1f", g.added_db), " dB");
+  }
+  return out.empty() ? out : "the noisiest layers left: " + out;
+}
+
 class Search {
  public:
   Search(const ir::Model& model, const ir::Model& work,
@@ -153,9 +165,6 @@ class Search {
   using Step = std::vector<std::pair<int, std::string>>;
   Step FloatStep(const Trial& t) const;
   bool Met(const Trial& t) const { return t.db >= search_.target_db; }
-  // The 3 layers adding the most noise in `t`, named as --float-op takes
-  // them.
-  std::string Culprits(const Trial& t) const;
 
   const ir::Model& model_;
   const ir::Model& work_;
@@ -207,22 +216,6 @@ absl::StatusOr<Trial> Search::Try(
     std::fprintf(stderr, "\n");
   }
   return t;
-}
-
-std::string Search::Culprits(const Trial& t) const {
-  const std::map<std::string, int> by_output = OpsByOutput(t.result.op_choices);
-  std::string out;
-  int n = 0;
-  for (const report::LayerReport& layer : t.report.layers) {  // worst first
-    if (!std::isfinite(layer.introduced_db) || n == 3) continue;
-    auto it = by_output.find(layer.float_name);
-    if (it == by_output.end()) continue;
-    absl::StrAppend(&out, n++ ? "; " : "", "op ", it->second, " ",
-                    t.result.op_choices[static_cast<size_t>(it->second)].op,
-                    " '", layer.float_name, "' adds ",
-                    absl::StrFormat("%.1f", layer.introduced_db), " dB");
-  }
-  return out.empty() ? out : "the noisiest layers left: " + out;
 }
 
 std::vector<int> Search::Ranking(const Trial& t,
@@ -481,7 +474,7 @@ absl::StatusOr<SearchOutcome> Search::Run() {
       out.steps.push_back(absl::StrCat("op ", op, " ", c.op, " -> ", to));
     }
   }
-  if (!met && out.limit.empty()) out.limit = Culprits(best);
+  if (!met && out.limit.empty()) out.limit = Culprits(best.report);
   return finish(std::move(best), met);
 }
 

@@ -284,7 +284,7 @@ std::vector<Suggestion> Suggestions(const Report& report, int n) {
     }
     Suggestion s;
     s.float_op = l.float_op;
-    s.op = l.op;
+    s.op = l.float_op_type;
     s.output = l.float_name;
     s.added_db = l.introduced_db;
     // An int8 layer gains most from int16x8; an int16 one (or an inserted
@@ -565,6 +565,8 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     l.float_name = MatchFloatName(qt.name, float_by_name);
     if (auto w = float_writer.find(l.float_name); w != float_writer.end()) {
       l.float_op = w->second;
+      l.float_op_type =
+          fsg.operators[static_cast<size_t>(w->second)].DisplayName();
     }
     l.op_index = producer[slot.q_tensor];
     l.op = l.op_index >= 0 ? qsg.operators[l.op_index].DisplayName() : "input";

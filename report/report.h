@@ -39,8 +39,9 @@ struct LayerReport {
   // The float model's op writing float_name (subgraph 0; -1: an input):
   // the index quantize's --float-op / --int16-op take.
   int float_op = -1;
-  std::string op;     // "CONV_2D", "input"
-  std::string dtype;  // "int8", "int16"
+  std::string float_op_type;  // that op's type ("CONV_2D")
+  std::string op;             // "CONV_2D", "input"
+  std::string dtype;          // "int8", "int16"
   QuantGrid grid;
   Metrics metrics;
   // The SQNR of the noise this layer adds itself (the sort key, worst
@@ -122,8 +123,9 @@ double MinOutputSqnr(const Report& report);
 // model's op index.
 struct Suggestion {
   int float_op = -1;
-  std::string op;      // op type
-  std::string output;  // the float model's tensor
+  std::string float_op_type;  // that op's type ("CONV_2D")
+  std::string op;             // op type
+  std::string output;         // the float model's tensor
   double added_db = 0;
   std::string flag;  // "--int16-op 12" (an int8 layer) or "--float-op 12"
 };

@@ -39,8 +39,8 @@ TEST(IntegerResizeTest, Int8DoublesWidth) {
             (std::vector<int8_t>{0, -1, -3, -3}));
   numerics::Modes twice;
   twice.rounding = numerics::RoundingPolicy::kDouble;
-  EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 1, 2, 1}, {0, -3})},
-                              1, twice),
+  EXPECT_EQ(RunValues<int8_t>(m, {MakeTensor<int8_t>({1, 1, 2, 1}, {0, -3})}, 1,
+                              twice),
             (std::vector<int8_t>{0, -2, -3, -3}));
 }
 
