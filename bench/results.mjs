@@ -106,6 +106,21 @@ const figures = {
       `exactly with \`--arithmetic xnnpack\`` +
       (b ? `, ${b[1]} of ${b[2]} equal the builtin kernels exactly` : '');
   },
+  // Large models: bench/big_model/run.sh's table.
+  bigmodel() {
+    const text = read('big_model/results.md');
+    const size = /model ([0-9.]+) GB/.exec(text)[1];
+    const row = (name) => {
+      const cells = text.split('\n').find((l) => l.startsWith(`| \`${name}\``));
+      if (!cells) throw new Error(`big_model/results.md lacks ${name}`);
+      const c = cells.split('|').map((x) => x.trim());
+      return { s: c[2], gb: c[3], out: c[4] };
+    };
+    const i = row('inspect'), r = row('run'), q = row('quantize (int8, 4 samples)');
+    return `On a ${size} GB float model, \`inspect\` takes ${i.s} s and ` +
+      `${Math.round(parseFloat(i.gb) * 1000)} MB, \`run\` peaks at ${r.gb} GB and int8 ` +
+      `\`quantize\` at ${q.gb} GB (the model plus its ${q.out} GB output).`;
+  },
   // "Smaller still": int4 weights.
   int4() {
     const v = model(int4, 'vww_96');
@@ -153,6 +168,8 @@ function resultsMd() {
       'bash bench/mixed/target_sqnr.sh', read('mixed/target_sqnr.md')),
     section('Mixed int8/int16x8 models: LiteRT and qforge run',
       'bash bench/mixed/agreement.sh', read('mixed/agreement.md')),
+    section('Memory at model scale', 'bash bench/big_model/run.sh',
+      read('big_model/results.md').replace(/^# .*\n\n/, '')),
     section('Integer inference speed', 'bash bench/run_int_bench.sh',
       `\`\`\`\n${read('int_bench_results.txt').trim()}\n\`\`\``),
   ];

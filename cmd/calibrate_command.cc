@@ -51,8 +51,10 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
     RETURN_IF_ERROR(
         ParseShard(args.shard, &options.shard_index, &options.shard_count));
   }
-  ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ReadFileBytes(args.model));
-  ASSIGN_OR_RETURN(ir::Model model, formats::ParseTflite(bytes, args.model));
+  ASSIGN_OR_RETURN(formats::ModelFile file,
+                   formats::OpenTfliteFile(args.model));
+  const absl::Span<const uint8_t> bytes = file.bytes();
+  const ir::Model& model = file.model;
   ASSIGN_OR_RETURN(formats::SampleSource data,
                    OpenData(args.data, model, flags.quiet));
   std::vector<std::string> inputs = DataInputPaths(args.data, data);

@@ -64,13 +64,12 @@ std::string OpListText(const nlohmann::ordered_json& list) {
 }
 
 absl::Status RunInspect(const InspectArgs& args) {
-  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(args.model);
-  if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<ir::Model> model = formats::ParseTflite(*bytes, args.model);
-  if (!model.ok()) return model.status();
+  // Mapped: only the flatbuffer's tables are read, not the weights.
+  ASSIGN_OR_RETURN(const formats::ModelFile file,
+                   formats::OpenTfliteFile(args.model));
   nlohmann::ordered_json summary =
-      SummarizeModel(*model, args.model, bytes->size());
-  if (args.ops) summary["op_list"] = OpList(*model);
+      SummarizeModel(file.model, args.model, file.bytes().size());
+  if (args.ops) summary["op_list"] = OpList(file.model);
   if (args.json) {
     // Every string is valid UTF-8 already (model_summary.cc); replacing
     // keeps a missed one from aborting.

@@ -169,8 +169,10 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   options.exclude = args.exclude;
   options.strict = args.strict;
   options.fc_per_tensor = args.fc_per_tensor;
-  ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ReadFileBytes(args.model));
-  ASSIGN_OR_RETURN(ir::Model model, formats::ParseTflite(bytes, args.model));
+  ASSIGN_OR_RETURN(formats::ModelFile file,
+                   formats::OpenTfliteFile(args.model));
+  const absl::Span<const uint8_t> bytes = file.bytes();
+  const ir::Model& model = file.model;
   if (absl::Status s = quantizer::CheckFloatModel(model); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat(args.model, ": ", s.message()));
   }
@@ -350,9 +352,18 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   }
   formats::WriteOptions write;
   write.drop_unused = true;
-  ASSIGN_OR_RETURN(std::vector<uint8_t> out,
-                   formats::SerializeTflite(result->model, write));
-  RETURN_IF_ERROR(out_file.Write(out));
+  // The model streams into the file, each buffer freed once written, so the
+  // output never exists twice in memory; only --report keeps the bytes, to
+  // run the model as written.
+  std::vector<uint8_t> out;
+  size_t out_size = 0;
+  const bool keep_bytes = report_file.has_value();
+  RETURN_IF_ERROR(formats::SerializeTfliteConsuming(
+      std::move(result->model), write, [&](absl::Span<const uint8_t> piece) {
+        out_size += piece.size();
+        if (keep_bytes) out.insert(out.end(), piece.begin(), piece.end());
+        return out_file.Write(piece);
+      }));
   if (recipe_file.has_value()) {
     if (result->op_choices.empty()) {
       return UsageError(absl::StrCat("--save-recipe: scheme ", scheme,
@@ -411,8 +422,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
                    r.op_name.c_str(), r.what.c_str());
     }
     std::fprintf(stderr, "  size: %zu -> %zu bytes (%.1f%%)\n", bytes.size(),
-                 out.size(),
-                 100.0 * out.size() / std::max<size_t>(1, bytes.size()));
+                 out_size,
+                 100.0 * out_size / std::max<size_t>(1, bytes.size()));
   }
   return absl::OkStatus();
 }

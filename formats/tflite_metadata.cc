@@ -80,7 +80,7 @@ MetadataNormalization ReadInputNormalization(const ir::Model& model) {
   for (const ir::Metadata& m : model.metadata) {
     if (m.name != kMetadataName) continue;
     if (m.buffer >= model.buffers.size()) return {};
-    const std::vector<uint8_t>& data = model.buffers[m.buffer].data;
+    const ir::Bytes& data = model.buffers[m.buffer].data;
     return ParseInputNormalization(data, num_inputs);
   }
   return {};

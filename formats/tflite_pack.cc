@@ -80,8 +80,8 @@ Offset<tflite::SignatureDef> PackSignature(FlatBufferBuilder& fbb,
 
 }  // namespace
 
-Offset<tflite::Model> PackModel(FlatBufferBuilder& fbb,
-                                const tflite::ModelT& m) {
+Offset<tflite::Model> PackModel(FlatBufferBuilder& fbb, const tflite::ModelT& m,
+                                const PackBufferData& buffer_data) {
   const auto codes = PackAll<tflite::OperatorCode>(
       fbb, m.operator_codes,
       [](FlatBufferBuilder& b, const tflite::OperatorCodeT& c) {
@@ -91,10 +91,20 @@ Offset<tflite::Model> PackModel(FlatBufferBuilder& fbb,
       PackAll<tflite::SubGraph>(fbb, m.subgraphs, PackSubGraph);
   const auto description =
       m.description.empty() ? 0 : fbb.CreateString(m.description);
-  const auto buffers = PackAll<tflite::Buffer>(
-      fbb, m.buffers, [](FlatBufferBuilder& b, const tflite::BufferT& x) {
-        return tflite::CreateBuffer(b, &x);
-      });
+  std::vector<Offset<tflite::Buffer>> buffer_offsets;
+  buffer_offsets.reserve(m.buffers.size());
+  for (size_t i = 0; i < m.buffers.size(); ++i) {
+    const tflite::BufferT& x = *m.buffers[i];
+    if (buffer_data) {
+      // As the generated CreateBuffer: data first, then the table.
+      const auto data = buffer_data(fbb, i);
+      buffer_offsets.push_back(
+          tflite::CreateBuffer(fbb, data, x.offset, x.size));
+    } else {
+      buffer_offsets.push_back(tflite::CreateBuffer(fbb, &x));
+    }
+  }
+  const auto buffers = fbb.CreateVector(buffer_offsets);
   const auto metadata_buffer =
       m.metadata_buffer.empty() ? 0 : fbb.CreateVector(m.metadata_buffer);
   const auto metadata = PackOptional<tflite::Metadata>(

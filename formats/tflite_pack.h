@@ -9,13 +9,25 @@
 #ifndef QFORGE_FORMATS_TFLITE_PACK_H_
 #define QFORGE_FORMATS_TFLITE_PACK_H_
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
 #include "flatbuffers/flatbuffers.h"
 #include "formats/schema/tflite_generated.h"
 
 namespace qforge::formats {
 
+// Packs buffer i's data vector (Buffer.data); empty for none.
+using PackBufferData =
+    std::function<flatbuffers::Offset<flatbuffers::Vector<uint8_t>>(
+        flatbuffers::FlatBufferBuilder&, size_t i)>;
+
+// With `buffer_data`, each Buffer's data comes from it instead of
+// BufferT::data, so the bytes need not be copied into the object model.
 flatbuffers::Offset<tflite::Model> PackModel(
-    flatbuffers::FlatBufferBuilder& fbb, const tflite::ModelT& m);
+    flatbuffers::FlatBufferBuilder& fbb, const tflite::ModelT& m,
+    const PackBufferData& buffer_data = nullptr);
 
 }  // namespace qforge::formats
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/file_io.h"
+#include "base/mapped_file.h"
 #include "base/status_macros.h"
 #include "flatbuffers/flatbuffers.h"
 #include "formats/schema/tflite_generated.h"
@@ -24,18 +25,52 @@ absl::Status Invalid(absl::string_view source, absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat(source, ": ", message));
 }
 
-// Reads `size` bytes at `offset` of the file, checking the range.
-absl::StatusOr<std::vector<uint8_t>> ReadOutOfLine(
-    absl::Span<const uint8_t> file, uint64_t offset, uint64_t size,
-    absl::string_view source, absl::string_view what) {
+// Checks that [offset, offset + size) lies inside the file.
+absl::Status CheckOutOfLine(absl::Span<const uint8_t> file, uint64_t offset,
+                            uint64_t size, absl::string_view source,
+                            absl::string_view what) {
   if (offset > file.size() || size > file.size() - offset) {
     return Invalid(
         source,
         absl::StrCat(what, " points at bytes [", offset, ", ", offset + size,
                      ") past the end of the file (", file.size(), " bytes)"));
   }
+  return absl::OkStatus();
+}
+
+// Reads `size` bytes at `offset` of the file, checking the range.
+absl::StatusOr<std::vector<uint8_t>> ReadOutOfLine(
+    absl::Span<const uint8_t> file, uint64_t offset, uint64_t size,
+    absl::string_view source, absl::string_view what) {
+  RETURN_IF_ERROR(CheckOutOfLine(file, offset, size, source, what));
   return std::vector<uint8_t>(file.begin() + offset,
                               file.begin() + offset + size);
+}
+
+// Every table of the model except the buffers' bytes, which the object API
+// would copy (Model::UnPack copies each Buffer.data); Convert takes those
+// from the file itself, as views when it can.
+std::unique_ptr<tflite::ModelT> UnpackTables(const tflite::Model& fb) {
+  auto m = std::make_unique<tflite::ModelT>();
+  m->version = fb.version();
+  if (fb.description() != nullptr) m->description = fb.description()->str();
+  auto each = [](const auto* vec, auto& out) {
+    if (vec == nullptr) return;
+    for (flatbuffers::uoffset_t i = 0; i < vec->size(); ++i) {
+      out.emplace_back(vec->Get(i)->UnPack());
+    }
+  };
+  each(fb.operator_codes(), m->operator_codes);
+  each(fb.subgraphs(), m->subgraphs);
+  each(fb.metadata(), m->metadata);
+  each(fb.signature_defs(), m->signature_defs);
+  each(fb.external_buffer_groups(), m->external_buffer_groups);
+  each(fb.external_buffers(), m->external_buffers);
+  if (fb.metadata_buffer() != nullptr) {
+    m->metadata_buffer.assign(fb.metadata_buffer()->begin(),
+                              fb.metadata_buffer()->end());
+  }
+  return m;
 }
 
 ir::Quantization ConvertQuantization(const tflite::QuantizationParametersT& q) {
@@ -118,6 +153,43 @@ ir::OpaqueTable PackTable(const T& table) {
 struct Converter {
   absl::Span<const uint8_t> file;
   absl::string_view source;
+  // Keeps `file` alive; when set, buffers are views into it.
+  std::shared_ptr<const void> owner;
+
+  // The bytes at `data` (inside `file`): a view when the file has an owner
+  // and the bytes are aligned for the element type that reads them
+  // (`align`; kernels read constants in place), a copy otherwise. Many
+  // converter versions align buffers to 4 bytes only, which suits all but
+  // 8-byte types.
+  ir::Bytes Take(const uint8_t* data, size_t size, size_t align) const {
+    if (owner != nullptr && size > 0 &&
+        reinterpret_cast<uintptr_t>(data) % align == 0) {
+      return ir::Bytes::View(data, size, owner);
+    }
+    return ir::Bytes(data, data + size);
+  }
+
+  // Per buffer, the largest element size of the tensors reading it (8 for
+  // a type the reader will reject; 1 for buffers no tensor reads).
+  static std::vector<size_t> BufferAlignments(const tflite::ModelT& m,
+                                              size_t buffers) {
+    std::vector<size_t> align(buffers, 1);
+    for (const auto& sg : m.subgraphs) {
+      for (const auto& t : sg->tensors) {
+        if (t->buffer >= buffers) continue;
+        size_t bytes = 8;
+        if (ir::IsValidDataType(t->type)) {
+          const std::optional<int> bits =
+              ir::DataTypeBits(static_cast<ir::DataType>(t->type));
+          if (bits.has_value()) {
+            bytes = std::clamp<size_t>(static_cast<size_t>(*bits) / 8, 1, 8);
+          }
+        }
+        align[t->buffer] = std::max(align[t->buffer], bytes);
+      }
+    }
+    return align;
+  }
 
   absl::StatusOr<ir::Operator> ConvertOp(const tflite::ModelT& m,
                                          const tflite::OperatorT& op, size_t sg,
@@ -168,7 +240,8 @@ struct Converter {
     return out;
   }
 
-  absl::StatusOr<ir::Model> Convert(const tflite::ModelT& m) {
+  absl::StatusOr<ir::Model> Convert(const tflite::Model& fb,
+                                    const tflite::ModelT& m) {
     ir::Model model;
     model.version = m.version;
     model.description = m.description;
@@ -178,18 +251,22 @@ struct Converter {
                                 static_cast<int32_t>(code->builtin_code),
                                 code->custom_code, code->version});
     }
-    for (size_t b = 0; b < m.buffers.size(); ++b) {
-      const tflite::BufferT& buf = *m.buffers[b];
-      ir::Buffer out;
-      if (buf.offset >= kFirstRealOffset) {
-        ASSIGN_OR_RETURN(out.data,
-                         ReadOutOfLine(file, buf.offset, buf.size, source,
-                                       absl::StrCat("buffer ", b)));
-        out.was_external = true;
-      } else {
-        out.data = buf.data;
+    if (fb.buffers() != nullptr) {
+      const std::vector<size_t> align =
+          BufferAlignments(m, fb.buffers()->size());
+      for (flatbuffers::uoffset_t b = 0; b < fb.buffers()->size(); ++b) {
+        const tflite::Buffer& buf = *fb.buffers()->Get(b);
+        ir::Buffer out;
+        if (buf.offset() >= kFirstRealOffset) {
+          RETURN_IF_ERROR(CheckOutOfLine(file, buf.offset(), buf.size(), source,
+                                         absl::StrCat("buffer ", b)));
+          out.data = Take(file.data() + buf.offset(), buf.size(), align[b]);
+          out.was_external = true;
+        } else if (buf.data() != nullptr) {
+          out.data = Take(buf.data()->data(), buf.data()->size(), align[b]);
+        }
+        model.buffers.push_back(std::move(out));
       }
-      model.buffers.push_back(std::move(out));
     }
     for (size_t sg = 0; sg < m.subgraphs.size(); ++sg) {
       const tflite::SubGraphT& s = *m.subgraphs[sg];
@@ -260,7 +337,8 @@ std::string OpName(const ir::Operator& op) {
 // it would be a misaligned load (found by the reader fuzzer). Checked for
 // the tensors' zero points; the StableHLO options' int64 vectors are not
 // (docs/robustness.md).
-// (Callers hold the file in 8-byte aligned memory: a std::vector's.)
+// (Callers hold the file in 8-byte aligned memory: a std::vector's or a
+// mapping's.)
 absl::Status CheckInt64Alignment(const tflite::Model& model,
                                  absl::string_view source) {
   if (model.subgraphs() == nullptr) return absl::OkStatus();
@@ -284,7 +362,8 @@ absl::Status CheckInt64Alignment(const tflite::Model& model,
 }
 
 absl::StatusOr<ir::Model> ParseTflite(absl::Span<const uint8_t> bytes,
-                                      absl::string_view source) {
+                                      absl::string_view source,
+                                      std::shared_ptr<const void> owner) {
   if (bytes.size() < 8) {
     return Invalid(source, absl::StrCat("file is ", bytes.size(),
                                         " bytes; too short to be a .tflite"));
@@ -307,9 +386,9 @@ absl::StatusOr<ir::Model> ParseTflite(absl::Span<const uint8_t> bytes,
   }
   const tflite::Model* fb_model = tflite::GetModel(bytes.data());
   RETURN_IF_ERROR(CheckInt64Alignment(*fb_model, source));
-  std::unique_ptr<tflite::ModelT> unpacked(fb_model->UnPack());
-  Converter converter{bytes, source};
-  ASSIGN_OR_RETURN(ir::Model model, converter.Convert(*unpacked));
+  std::unique_ptr<tflite::ModelT> unpacked = UnpackTables(*fb_model);
+  Converter converter{bytes, source, std::move(owner)};
+  ASSIGN_OR_RETURN(ir::Model model, converter.Convert(*fb_model, *unpacked));
   absl::Status valid = ir::ValidateModel(model);
   if (!valid.ok()) {
     return absl::Status(valid.code(),
@@ -318,9 +397,16 @@ absl::StatusOr<ir::Model> ParseTflite(absl::Span<const uint8_t> bytes,
   return model;
 }
 
+absl::StatusOr<ModelFile> OpenTfliteFile(const std::string& path) {
+  ASSIGN_OR_RETURN(std::shared_ptr<const MappedFile> file,
+                   MappedFile::Open(path));
+  ASSIGN_OR_RETURN(ir::Model model, ParseTflite(file->bytes(), path, file));
+  return ModelFile{std::move(file), std::move(model)};
+}
+
 absl::StatusOr<ir::Model> ReadTfliteFile(const std::string& path) {
-  ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ReadFileBytes(path));
-  return ParseTflite(bytes, path);
+  ASSIGN_OR_RETURN(ModelFile file, OpenTfliteFile(path));
+  return std::move(file.model);
 }
 
 }  // namespace qforge::formats

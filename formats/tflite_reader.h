@@ -7,21 +7,38 @@
 #define QFORGE_FORMATS_TFLITE_READER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "base/mapped_file.h"
 #include "ir/model.h"
 
 namespace qforge::formats {
 
-// Reads and validates a model file.
+// A model file mapped into memory and parsed: the model's constant buffers
+// are views of `file` (they keep it mapped), so loading costs no copy of the
+// weights and touches only the pages something reads.
+struct ModelFile {
+  std::shared_ptr<const MappedFile> file;
+  ir::Model model;
+  absl::Span<const uint8_t> bytes() const { return file->bytes(); }
+};
+
+// Maps, parses and validates a model file.
+absl::StatusOr<ModelFile> OpenTfliteFile(const std::string& path);
+
+// The same, for callers that need only the model.
 absl::StatusOr<ir::Model> ReadTfliteFile(const std::string& path);
 
 // Parses and validates model bytes; `source` names them in error messages.
+// With an `owner` that keeps `bytes` alive, constant buffers are views of
+// `bytes` (where aligned); without, they are copies.
 absl::StatusOr<ir::Model> ParseTflite(absl::Span<const uint8_t> bytes,
-                                      absl::string_view source);
+                                      absl::string_view source,
+                                      std::shared_ptr<const void> owner = {});
 
 // TFLite's name of a builtin op code ("CONV_2D"); "BUILTIN_<code>" for codes
 // the schema does not know.

@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "formats/tflite_writer.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -299,19 +300,25 @@ std::vector<uint8_t> Finish(const tflite::ModelT& m) {
                               fbb.GetBufferPointer() + fbb.GetSize());
 }
 
-}  // namespace
+// Called with a buffer's index in the model once its bytes are written out,
+// so a consuming write can free them.
+using BufferDone = std::function<void(size_t model_index)>;
 
-absl::StatusOr<std::vector<uint8_t>> SerializeTflite(
-    const ir::Model& model, const WriteOptions& options) {
+// Writes the file to `sink` piece by piece. Buffer bytes are never copied
+// into the object model: inline ones go straight into a builder reserved at
+// its final size (so it never reallocates), external ones straight to the
+// sink.
+absl::Status Serialize(const ir::Model& model, const WriteOptions& options,
+                       const ByteSink& sink, const BufferDone& done) {
   const std::vector<int64_t> remap = BufferRemap(model, options.drop_unused);
   std::unique_ptr<tflite::ModelT> m =
       BuildModelT(model, remap, options.drop_unused);
-  // Kept buffers, in their new order.
-  std::vector<const ir::Buffer*> kept;
+  // Kept buffers, in their new order, with their model indices.
+  std::vector<size_t> kept;
   uint64_t total = 0;
   for (size_t i = 0; i < model.buffers.size(); ++i) {
     if (remap[i] < 0) continue;
-    kept.push_back(&model.buffers[i]);
+    kept.push_back(i);
     total += model.buffers[i].data.size();
   }
   uint64_t total_custom = 0;
@@ -323,45 +330,114 @@ absl::StatusOr<std::vector<uint8_t>> SerializeTflite(
   const bool external =
       options.force_external_buffers ||
       total + total_custom > options.external_buffer_threshold;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    m->buffers.push_back(std::make_unique<tflite::BufferT>());
+  }
   if (!external) {
-    for (const ir::Buffer* b : kept) {
-      auto buffer = std::make_unique<tflite::BufferT>();
-      buffer->data = b->data;
-      m->buffers.push_back(std::move(buffer));
+    // Inline buffer bytes are not copied into the builder: each data vector
+    // is reserved uninitialized (never touched, so never resident), and the
+    // file is written as the builder's bytes with the buffers' own bytes in
+    // those holes. The layout is exactly CreateVector's.
+    // The reservation, the tables alone plus each buffer with its length
+    // prefix and alignment padding, bounds the file, so the builder never
+    // reallocates (which would copy the holes).
+    size_t reserve = Finish(*m).size();
+    for (size_t i : kept) {
+      reserve += model.buffers[i].data.size() + 2 * kExternalAlignment;
     }
-    return Finish(*m);
+    flatbuffers::FlatBufferBuilder fbb(reserve);
+    struct Hole {
+      size_t from_end;  // where the data starts, counted from the end
+      size_t buffer;    // model index
+    };
+    std::vector<Hole> holes;
+    fbb.Finish(
+        PackModel(
+            fbb, *m,
+            [&](flatbuffers::FlatBufferBuilder& b, size_t i) {
+              const size_t n = model.buffers[kept[i]].data.size();
+              // The schema's force_align: 16, as the generated code.
+              b.ForceVectorAlignment(n, sizeof(uint8_t), 16);
+              if (n == 0)
+                return flatbuffers::Offset<flatbuffers::Vector<uint8_t>>();
+              uint8_t* unused = nullptr;
+              const auto offset = b.CreateUninitializedVector(n, &unused);
+              // The builder grows down: the data ends where the vector
+              // began, GetSize() - 4 (its length prefix) from the end.
+              holes.push_back(
+                  {b.GetSize() - sizeof(flatbuffers::uoffset_t), kept[i]});
+              return offset;
+            }),
+        tflite::ModelIdentifier());
+    const uint8_t* file = fbb.GetBufferPointer();
+    const size_t size = fbb.GetSize();
+    // Holes were made from the end of the file towards its start.
+    size_t at = 0;
+    for (auto h = holes.rbegin(); h != holes.rend(); ++h) {
+      const size_t start = size - h->from_end;
+      const ir::Bytes& data = model.buffers[h->buffer].data;
+      RETURN_IF_ERROR(sink({file + at, start - at}));
+      RETURN_IF_ERROR(sink(data));
+      at = start + data.size();
+      done(h->buffer);
+    }
+    return sink({file + at, size - at});
   }
   // External layout: flatbuffer, then each non-empty buffer 16-byte aligned.
   // Offsets are only known once the flatbuffer's size is, so build twice:
   // first with placeholder offsets of the same encoded width (non-zero), then
   // with the real ones; the size cannot change between the two.
-  for (const ir::Buffer* b : kept) {
-    auto buffer = std::make_unique<tflite::BufferT>();
-    if (!b->data.empty()) {
-      buffer->offset = 1;
-      buffer->size = b->data.size();
+  for (size_t i = 0; i < kept.size(); ++i) {
+    const ir::Bytes& data = model.buffers[kept[i]].data;
+    if (!data.empty()) {
+      m->buffers[i]->offset = 1;
+      m->buffers[i]->size = data.size();
     }
-    m->buffers.push_back(std::move(buffer));
   }
   const size_t first_size = Finish(*m).size();
   size_t cursor = AlignUp(first_size);
   for (size_t i = 0; i < kept.size(); ++i) {
-    if (kept[i]->data.empty()) continue;
+    const size_t size = model.buffers[kept[i]].data.size();
+    if (size == 0) continue;
     m->buffers[i]->offset = cursor;
-    cursor = AlignUp(cursor + kept[i]->data.size());
+    cursor = AlignUp(cursor + size);
   }
-  std::vector<uint8_t> out = Finish(*m);
-  if (out.size() != first_size) {
+  const std::vector<uint8_t> head = Finish(*m);
+  if (head.size() != first_size) {
     return absl::InternalError(
         "flatbuffer size changed between layout passes; cannot place "
         "external buffers");
   }
-  out.resize(cursor, 0);
+  RETURN_IF_ERROR(sink(head));
+  const uint8_t zeros[kExternalAlignment] = {};
+  uint64_t written = head.size();
   for (size_t i = 0; i < kept.size(); ++i) {
-    if (kept[i]->data.empty()) continue;
-    std::copy(kept[i]->data.begin(), kept[i]->data.end(),
-              out.begin() + m->buffers[i]->offset);
+    const ir::Bytes& data = model.buffers[kept[i]].data;
+    if (data.empty()) continue;
+    RETURN_IF_ERROR(sink({zeros, m->buffers[i]->offset - written}));
+    RETURN_IF_ERROR(sink(data));
+    written = m->buffers[i]->offset + data.size();
+    done(kept[i]);
   }
+  return sink({zeros, cursor - written});
+}
+
+}  // namespace
+
+absl::Status SerializeTflite(const ir::Model& model,
+                             const WriteOptions& options,
+                             const ByteSink& sink) {
+  return Serialize(model, options, sink, [](size_t) {});
+}
+
+absl::StatusOr<std::vector<uint8_t>> SerializeTflite(
+    const ir::Model& model, const WriteOptions& options) {
+  std::vector<uint8_t> out;
+  RETURN_IF_ERROR(
+      SerializeTflite(model, options, [&out](absl::Span<const uint8_t> bytes) {
+        out.insert(out.end(), bytes.begin(), bytes.end());
+        return absl::OkStatus();
+      }));
   return out;
 }
 
@@ -374,8 +450,18 @@ absl::Status WriteTfliteFile(const ir::Model& model, const std::string& path,
           path, ": refusing to overwrite the input model ", input));
     }
   }
-  ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, SerializeTflite(model, options));
-  return WriteFileAtomic(path, absl::Span<const uint8_t>(bytes), inputs);
+  ASSIGN_OR_RETURN(PendingFile file, PendingFile::Create(path, inputs));
+  RETURN_IF_ERROR(SerializeTflite(
+      model, options,
+      [&file](absl::Span<const uint8_t> bytes) { return file.Write(bytes); }));
+  return file.Commit();
+}
+
+absl::Status SerializeTfliteConsuming(ir::Model model,
+                                      const WriteOptions& options,
+                                      const ByteSink& sink) {
+  return Serialize(model, options, sink,
+                   [&model](size_t i) { model.buffers[i].data.clear(); });
 }
 
 }  // namespace qforge::formats

@@ -8,6 +8,7 @@
 #define QFORGE_FORMATS_TFLITE_WRITER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,13 +29,28 @@ struct WriteOptions {
   bool drop_unused = false;
 };
 
+// Receives the file's bytes in order, piece by piece.
+using ByteSink = std::function<absl::Status(absl::Span<const uint8_t>)>;
+
 // The whole file. Errors name the rule broken (for example, a tensor type
 // the wire format cannot express).
 absl::StatusOr<std::vector<uint8_t>> SerializeTflite(
     const ir::Model& model, const WriteOptions& options = {});
 
-// Serializes and writes atomically (temp file + rename). Refuses to write
-// over any of `inputs`.
+// The same bytes, streamed: constant buffers go from the model to `sink`
+// without an intermediate copy of the file.
+absl::Status SerializeTflite(const ir::Model& model,
+                             const WriteOptions& options, const ByteSink& sink);
+
+// As SerializeTflite, freeing each buffer of `model` once it is written: a
+// quantized model then never exists twice in memory (its buffers and the
+// file's bytes).
+absl::Status SerializeTfliteConsuming(ir::Model model,
+                                      const WriteOptions& options,
+                                      const ByteSink& sink);
+
+// Serializes and writes atomically (temp file + rename), streaming. Refuses
+// to write over any of `inputs`.
 absl::Status WriteTfliteFile(const ir::Model& model, const std::string& path,
                              const WriteOptions& options = {},
                              absl::Span<const std::string> inputs = {});

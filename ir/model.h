@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/bytes.h"
 #include "ir/op_kind.h"
 #include "ir/options.h"
 #include "ir/types.h"
@@ -99,7 +100,7 @@ struct Subgraph {
 };
 
 struct Buffer {
-  std::vector<uint8_t> data;
+  Bytes data;
   // The file stored this buffer after the flatbuffer (offset/size), or
   // wrote an explicit offset=0/size=0 pair. Informational only: the writer
   // decides the layout itself.

@@ -12,14 +12,23 @@
 namespace qforge::quantizer {
 
 std::vector<float> FloatValues(const ir::Model& m, const ir::Tensor& t) {
-  const std::vector<uint8_t>& data = m.buffers[t.buffer].data;
+  const ir::Bytes& data = m.buffers[t.buffer].data;
   std::vector<float> out(data.size() / sizeof(float));
   if (!out.empty())
     std::memcpy(out.data(), data.data(), out.size() * sizeof(float));
   return out;
 }
 
-absl::Status CheckFinite(const ir::Tensor& t, const std::vector<float>& v,
+absl::Span<const float> FloatSpan(const ir::Model& m, const ir::Tensor& t) {
+  const ir::Bytes& data = m.buffers[t.buffer].data;
+  // Buffer bytes are aligned for their tensors' type (owned: malloc's
+  // alignment; views of the file: the reader checks), so a float tensor's
+  // can be read as floats in place.
+  return {reinterpret_cast<const float*>(data.data()),
+          data.size() / sizeof(float)};
+}
+
+absl::Status CheckFinite(const ir::Tensor& t, absl::Span<const float> v,
                          const std::string& where) {
   for (size_t i = 0; i < v.size(); ++i) {
     if (!std::isfinite(v[i])) {
@@ -56,43 +65,65 @@ ir::Quantization PerTensor(const numerics::QuantParams& p) {
   return q;
 }
 
-QuantizedWeights QuantizeSymmetricInt8(const std::vector<float>& values,
+namespace {
+
+// Channels and the channel of element i for a weight axis (-1: per tensor).
+struct ChannelMap {
+  int64_t channels = 1, inner = 1;
+  bool per_tensor = true;
+  ChannelMap(const std::vector<int32_t>& shape, int axis) {
+    const int rank = static_cast<int>(shape.size());
+    per_tensor = axis < 0 || axis >= rank;
+    if (per_tensor) return;
+    channels = shape[axis];
+    for (int d = axis + 1; d < rank; ++d) inner *= shape[d];
+  }
+  int64_t operator()(size_t i) const {
+    return per_tensor ? 0 : (static_cast<int64_t>(i) / inner) % channels;
+  }
+};
+
+}  // namespace
+
+std::vector<float> SymmetricScales(absl::Span<const float> values,
+                                   const std::vector<int32_t>& shape, int axis,
+                                   const std::vector<float>& min_scales,
+                                   int qmax) {
+  const ChannelMap channel(shape, axis);
+  std::vector<float> absmax(channel.channels, 0.0f);
+  for (size_t i = 0; i < values.size(); ++i) {
+    absmax[channel(i)] = std::max(absmax[channel(i)], std::fabs(values[i]));
+  }
+  std::vector<float> scales(channel.channels);
+  for (int64_t c = 0; c < channel.channels; ++c) {
+    scales[c] = numerics::ChooseSymmetric(absmax[c], qmax).scale;
+    if (static_cast<size_t>(c) < min_scales.size() && absmax[c] > 0.0f) {
+      scales[c] = std::max(scales[c], min_scales[c]);
+    } else if (static_cast<size_t>(c) < min_scales.size() &&
+               min_scales[c] > 0.0f) {
+      // All-zero weights: any scale works; take the one the bias fits.
+      scales[c] = min_scales[c];
+    }
+  }
+  return scales;
+}
+
+QuantizedWeights QuantizeSymmetricInt8(absl::Span<const float> values,
                                        const std::vector<int32_t>& shape,
                                        int axis,
                                        const std::vector<float>& min_scales,
                                        int qmax) {
-  const int rank = static_cast<int>(shape.size());
-  if (axis >= rank) axis = -1;
-  const int64_t channels = axis < 0 ? 1 : shape[axis];
-  int64_t inner = 1;
-  for (int d = axis + 1; axis >= 0 && d < rank; ++d) inner *= shape[d];
-  auto channel = [&](size_t i) {
-    return axis < 0 ? 0 : (static_cast<int64_t>(i) / inner) % channels;
-  };
-  std::vector<float> absmax(channels, 0.0f);
-  for (size_t i = 0; i < values.size(); ++i) {
-    absmax[channel(i)] = std::max(absmax[channel(i)], std::fabs(values[i]));
-  }
+  const ChannelMap channel(shape, axis);
   QuantizedWeights out;
-  out.scales.resize(channels);
-  for (int64_t c = 0; c < channels; ++c) {
-    out.scales[c] = numerics::ChooseSymmetric(absmax[c], qmax).scale;
-    if (static_cast<size_t>(c) < min_scales.size() && absmax[c] > 0.0f) {
-      out.scales[c] = std::max(out.scales[c], min_scales[c]);
-    } else if (static_cast<size_t>(c) < min_scales.size() &&
-               min_scales[c] > 0.0f) {
-      // All-zero weights: any scale works; take the one the bias fits.
-      out.scales[c] = min_scales[c];
-    }
-  }
+  out.scales = SymmetricScales(values, shape, axis, min_scales, qmax);
   out.data.resize(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     out.data[i] = static_cast<int8_t>(numerics::QuantizeValue(
         values[i], {out.scales[channel(i)], 0}, -qmax, qmax));
   }
   out.quantization.scale = out.scales;
-  out.quantization.zero_point.assign(channels, 0);
-  out.quantization.quantized_dimension = axis < 0 ? 0 : axis;
+  out.quantization.zero_point.assign(channel.channels, 0);
+  out.quantization.quantized_dimension = channel.per_tensor ? 0 : axis;
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "ir/model.h"
 #include "numerics/quant_params.h"
 
@@ -22,19 +23,27 @@ inline bool IsConstant(const ir::Model& m, const ir::Tensor& t) {
 
 // The float32 values of a constant tensor.
 std::vector<float> FloatValues(const ir::Model& m, const ir::Tensor& t);
+// The same values in place, without a copy: valid while the tensor's buffer
+// is neither changed nor destroyed (adding buffers is fine).
+absl::Span<const float> FloatSpan(const ir::Model& m, const ir::Tensor& t);
 
 // Fails with a one-line error naming the tensor when a value is NaN/Inf.
-absl::Status CheckFinite(const ir::Tensor& t, const std::vector<float>& v,
+absl::Status CheckFinite(const ir::Tensor& t, absl::Span<const float> v,
                          const std::string& where);
 
 // Appends a buffer holding `bytes`; returns its index.
 uint32_t AddBuffer(ir::Model& m, std::vector<uint8_t> bytes);
 
+// Takes the values as the buffer's bytes (no copy).
+template <typename T>
+uint32_t AddTypedBuffer(ir::Model& m, std::vector<T>&& values) {
+  if (m.buffers.empty()) m.buffers.emplace_back();  // the empty sentinel
+  m.buffers.push_back(ir::Buffer{ir::Bytes::Adopt(std::move(values)), false});
+  return static_cast<uint32_t>(m.buffers.size() - 1);
+}
 template <typename T>
 uint32_t AddTypedBuffer(ir::Model& m, const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
-  return AddBuffer(m, std::move(bytes));
+  return AddTypedBuffer(m, std::vector<T>(values));
 }
 
 // Appends a tensor like `like` (shape, signature, name + suffix) with
@@ -56,9 +65,14 @@ inline int WeightQMax(int bits) { return bits == 4 ? 7 : 127; }
 // `min_scales` (empty, or one per channel) floors the scales: a channel
 // whose weights are (near) zero still needs a scale large enough for its
 // bias to fit in int32 once divided by input_scale x weight_scale.
+// The scales alone (QuantizeSymmetricInt8's), without quantizing.
+std::vector<float> SymmetricScales(absl::Span<const float> values,
+                                   const std::vector<int32_t>& shape, int axis,
+                                   const std::vector<float>& min_scales = {},
+                                   int qmax = 127);
 QuantizedWeights QuantizeSymmetricInt8(
-    const std::vector<float>& values, const std::vector<int32_t>& shape,
-    int axis, const std::vector<float>& min_scales = {}, int qmax = 127);
+    absl::Span<const float> values, const std::vector<int32_t>& shape, int axis,
+    const std::vector<float>& min_scales = {}, int qmax = 127);
 
 // int4 values (in [-8, 7]) packed two per byte, low nibble first, as
 // TFLite stores kTfLiteInt4 tensors.

@@ -405,7 +405,7 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
       case Role::kActivation: {
         ActParams p;
         if (Constant(t)) {
-          const std::vector<float> v = FloatValues(model_, T(t));
+          const absl::Span<const float> v = FloatSpan(model_, T(t));
           RETURN_IF_ERROR(CheckFinite(T(t), v, "quantize"));
           float lo = 0, hi = 0;
           for (float x : v) {
@@ -442,7 +442,7 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
       const int32_t x = src.inputs[static_cast<size_t>(1 - k)];
       if (c < 0 || x < 0 || !Constant(c) || Constant(x)) continue;
       const ActParams& px = *op.inputs[static_cast<size_t>(1 - k)];
-      const std::vector<float> v = FloatValues(model_, T(c));
+      const absl::Span<const float> v = FloatSpan(model_, T(c));
       float m = 0.0f;
       for (float e : v) m = std::max(m, std::fabs(e));
       if (m > 0.0f && m < 0.5f * px.p.scale) {
@@ -479,7 +479,7 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
       const ir::Tensor& bias =
           T(src.inputs[static_cast<size_t>(op.bias_input)]);
       if (IsConstant(model_, bias) && bias.type == ir::DataType::kFloat32) {
-        const std::vector<float> b = FloatValues(model_, bias);
+        const absl::Span<const float> b = FloatSpan(model_, bias);
         if (static_cast<int64_t>(b.size()) == channels) {
           floors.assign(channels, 0.0f);
           for (int64_t c = 0; c < channels; ++c) {
@@ -497,11 +497,10 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
     if (precision == Precision::kInt8 && weight_bits_[i] == 4) {
       op.weight_bits = 4;
     }
-    const std::vector<float> values = FloatValues(model_, T(w));
+    const absl::Span<const float> values = FloatSpan(model_, T(w));
     RETURN_IF_ERROR(CheckFinite(T(w), values, "quantize"));
-    op.weight_scales = QuantizeSymmetricInt8(values, wshape, axis, floors,
-                                             WeightQMax(op.weight_bits))
-                           .scales;
+    op.weight_scales = SymmetricScales(values, wshape, axis, floors,
+                                       WeightQMax(op.weight_bits));
     // LiteRT's integer CONV_2D / DEPTHWISE_CONV_2D need a bias input.
     const size_t slot = static_cast<size_t>(op.weight_input) + 1;
     if (ir::GetOpInfo(src.kind).Has(ir::op_flags::kIntNeedsBias) &&

@@ -52,7 +52,7 @@ absl::Status FoldCompressedWeights(ir::Model& model,
         }
         if (op.kind == ir::OpKind::kDequantize && constant &&
             in.type == ir::DataType::kFloat16 && !in.sparsity.has_value()) {
-          const std::vector<uint8_t>& bytes = model.buffers[in.buffer].data;
+          const ir::Bytes& bytes = model.buffers[in.buffer].data;
           std::vector<float> values(bytes.size() / 2);
           for (size_t i = 0; i < values.size(); ++i) {
             uint16_t h;

@@ -88,7 +88,7 @@ int32_t Rewriter::Dequantized(int32_t t, std::vector<ir::Operator>& ops) {
 
 int32_t Rewriter::QuantizedConstant(int32_t t, const ActParams& p) {
   const ir::Tensor& src = sg_.tensors[t];
-  const std::vector<float> values = FloatValues(model_, src);
+  const absl::Span<const float> values = FloatSpan(model_, src);
   const int32_t q = AddTensorLike(sg_, src, p.type, "_quantized");
   const int32_t lo = QMin(p.type), hi = QMax(p.type);
   if (p.type == ir::DataType::kInt16) {
@@ -97,14 +97,14 @@ int32_t Rewriter::QuantizedConstant(int32_t t, const ActParams& p) {
       data[i] =
           static_cast<int16_t>(numerics::QuantizeValue(values[i], p.p, lo, hi));
     }
-    sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
+    sg_.tensors[q].buffer = AddTypedBuffer(model_, std::move(data));
   } else {
     std::vector<int8_t> data(values.size());
     for (size_t i = 0; i < values.size(); ++i) {
       data[i] =
           static_cast<int8_t>(numerics::QuantizeValue(values[i], p.p, lo, hi));
     }
-    sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
+    sg_.tensors[q].buffer = AddTypedBuffer(model_, std::move(data));
   }
   sg_.tensors[q].quantization = PerTensor(p.p);
   integer_[q] = p;
@@ -115,7 +115,7 @@ absl::Status Rewriter::QuantizeWeight(ir::Operator& op, const OpPlan& plan) {
   const size_t k = static_cast<size_t>(plan.weight_input);
   const int32_t t = op.inputs[k];
   const ir::Tensor& src = sg_.tensors[t];
-  const std::vector<float> values = FloatValues(model_, src);
+  const absl::Span<const float> values = FloatSpan(model_, src);
   RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
   // The plan's scales floor every channel: re-quantizing with them as
   // floors reproduces them exactly.
@@ -126,7 +126,7 @@ absl::Status Rewriter::QuantizeWeight(ir::Operator& op, const OpPlan& plan) {
   const int32_t q = AddTensorLike(
       sg_, src, int4 ? ir::DataType::kInt4 : ir::DataType::kInt8, "_quantized");
   sg_.tensors[q].buffer = int4 ? AddBuffer(model_, PackInt4(w.data))
-                               : AddTypedBuffer(model_, w.data);
+                               : AddTypedBuffer(model_, std::move(w.data));
   sg_.tensors[q].quantization = std::move(w.quantization);
   op.inputs[k] = q;
   return absl::OkStatus();
@@ -155,7 +155,7 @@ absl::Status Rewriter::QuantizeBias(ir::Operator& op, const OpPlan& plan,
   }
   const int32_t t = op.inputs[k];
   const ir::Tensor& src = sg_.tensors[t];
-  const std::vector<float> values = FloatValues(model_, src);
+  const absl::Span<const float> values = FloatSpan(model_, src);
   RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
   const std::vector<float>& ws = plan.weight_scales;
   std::vector<float> scales(values.size());
@@ -174,7 +174,7 @@ absl::Status Rewriter::QuantizeBias(ir::Operator& op, const OpPlan& plan,
           std::round(static_cast<double>(values[c]) / scales[c]), -9.2e18,
           9.2e18));
     }
-    sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
+    sg_.tensors[q].buffer = AddTypedBuffer(model_, std::move(data));
   } else {
     std::vector<int32_t> data(values.size());
     for (size_t c = 0; c < values.size(); ++c) {
@@ -183,7 +183,7 @@ absl::Status Rewriter::QuantizeBias(ir::Operator& op, const OpPlan& plan,
           std::clamp<double>(v, std::numeric_limits<int32_t>::min(),
                              std::numeric_limits<int32_t>::max()));
     }
-    sg_.tensors[q].buffer = AddTypedBuffer(model_, data);
+    sg_.tensors[q].buffer = AddTypedBuffer(model_, std::move(data));
   }
   ir::Quantization quant;
   quant.scale = scales;

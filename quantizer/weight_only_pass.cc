@@ -18,7 +18,7 @@ namespace {
 // little and hybrid kernels gain nothing on them.
 constexpr int64_t kMinWeightElements = 1024;
 
-std::vector<uint16_t> ToHalf(const std::vector<float>& values) {
+std::vector<uint16_t> ToHalf(absl::Span<const float> values) {
   std::vector<uint16_t> half(values.size());
   for (size_t k = 0; k < values.size(); ++k)
     half[k] = numerics::FloatToHalf(values[k]);
@@ -42,7 +42,7 @@ absl::StatusOr<bool> SparseToFloat16(ir::Model& model, ir::Subgraph& sg,
       sg.tensors[dense].type != ir::DataType::kFloat32) {
     return false;
   }
-  const std::vector<float> values = FloatValues(model, src);  // compressed
+  const absl::Span<const float> values = FloatSpan(model, src);  // compressed
   RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
   const int32_t h = AddTensorLike(sg, src, ir::DataType::kFloat16, "_fp16");
   sg.tensors[h].sparsity = src.sparsity;
@@ -82,11 +82,11 @@ absl::Status DynamicRangePass(ir::Model& model,
                                    "weights not a large float constant"});
       continue;
     }
-    const std::vector<float> values = FloatValues(model, src);
+    const absl::Span<const float> values = FloatSpan(model, src);
     RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
     QuantizedWeights qw = QuantizeSymmetricInt8(values, src.shape, hw->axis);
     const int32_t q = AddTensorLike(sg, src, ir::DataType::kInt8, "_quantized");
-    sg.tensors[q].buffer = AddTypedBuffer(model, qw.data);
+    sg.tensors[q].buffer = AddTypedBuffer(model, std::move(qw.data));
     sg.tensors[q].quantization = std::move(qw.quantization);
     op.inputs[hw->weight_input] = q;
     // Hybrid FULLY_CONNECTED quantizes its input per row, asymmetrically.
@@ -133,14 +133,14 @@ absl::Status Float16Pass(ir::Model& model, const std::vector<bool>& excluded,
           src.sparsity.has_value() || src.NumElements().value_or(0) < 2) {
         continue;
       }
-      const std::vector<float> values = FloatValues(model, src);
+      const absl::Span<const float> values = FloatSpan(model, src);
       RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
-      const std::vector<uint16_t> half = ToHalf(values);
+      std::vector<uint16_t> half = ToHalf(values);
       // The float16 constant feeds a DEQUANTIZE that recreates the float
       // tensor under its original index and name.
       const int32_t h =
           AddTensorLike(sg, sg.tensors[t], ir::DataType::kFloat16, "_fp16");
-      sg.tensors[h].buffer = AddTypedBuffer(model, half);
+      sg.tensors[h].buffer = AddTypedBuffer(model, std::move(half));
       sg.tensors[t].buffer = 0;
       ops.push_back(MakeOp(ir::OpKind::kDequantize, {h}, {t}));
       converted[t] = true;

@@ -202,7 +202,7 @@ absl::Status Interpreter::Impl::InitSubgraph(SubgraphExec& exec) {
       exec.storage[t] = Storage::kVariable;
     } else if (has_data) {
       exec.storage[t] = Storage::kConstant;
-      const std::vector<uint8_t>& data = model_.buffers[it.buffer].data;
+      const ir::Bytes& data = model_.buffers[it.buffer].data;
       // Kernels never write their inputs; constants are used in place.
       rt.data = const_cast<uint8_t*>(data.data());
       rt.bytes = data.size();
@@ -408,7 +408,7 @@ void Interpreter::Impl::ResetForRun(SubgraphExec& exec) {
         if (rt.bytes == 0) break;
         std::memset(rt.data, fill, rt.bytes);
         if (it.buffer != 0 && it.buffer < model_.buffers.size()) {
-          const std::vector<uint8_t>& init = model_.buffers[it.buffer].data;
+          const ir::Bytes& init = model_.buffers[it.buffer].data;
           if (!init.empty()) {
             std::memcpy(rt.data, init.data(), std::min(init.size(), rt.bytes));
           }

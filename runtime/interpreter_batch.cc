@@ -71,7 +71,7 @@ class Checker {
   // Constant integer tensor values (int32 / int64).
   bool Ints(int32_t t, std::vector<int64_t>* out) const {
     if (!Const(t)) return false;
-    const std::vector<uint8_t>& data = model_.buffers[T(t).buffer].data;
+    const ir::Bytes& data = model_.buffers[T(t).buffer].data;
     out->clear();
     if (T(t).type == ir::DataType::kInt32) {
       for (size_t i = 0; i + 4 <= data.size(); i += 4) {

@@ -232,7 +232,7 @@ OpForm FormOf(const ir::Model& model, const ir::Subgraph& sg,
     if (quantized && t.constant &&
         (src.type == ir::DataType::kInt32 ||
          src.type == ir::DataType::kInt64)) {
-      const std::vector<uint8_t>& bytes = model.buffers[src.buffer].data;
+      const ir::Bytes& bytes = model.buffers[src.buffer].data;
       const size_t width = src.type == ir::DataType::kInt32 ? 4 : 8;
       constexpr size_t kMaxValues = 1 << 20;
       for (size_t i = 0; i + width <= bytes.size() && i / width < kMaxValues;

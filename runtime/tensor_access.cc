@@ -116,7 +116,7 @@ absl::Status Reserve(AlignedBuffer& buffer, RtTensor& rt, size_t bytes) {
 }
 
 absl::Status WidenInt4(AlignedBuffer& buffer, RtTensor& rt,
-                       const std::vector<uint8_t>& packed) {
+                       absl::Span<const uint8_t> packed) {
   // The element count, bounded by what the bytes can hold (no overflow).
   const int64_t most = 2 * static_cast<int64_t>(packed.size());
   int64_t n = 1;

@@ -40,7 +40,7 @@ absl::Status Reserve(AlignedBuffer& buffer, RtTensor& rt, size_t bytes);
 // weights in Prepare: every integer kernel then reads int8. Fails, naming
 // the tensor, when the shape is unknown or needs more bytes than given.
 absl::Status WidenInt4(AlignedBuffer& buffer, RtTensor& rt,
-                       const std::vector<uint8_t>& packed);
+                       absl::Span<const uint8_t> packed);
 
 // Output `k` of `subgraph` (`t`) holds a value once its ops ran.
 absl::Status CheckOutputWritten(int subgraph, size_t k, const RtTensor& t);

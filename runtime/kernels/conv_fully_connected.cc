@@ -5,7 +5,11 @@
 // keep_num_dims the input's shape with its last dimension replaced by O
 // (which then requires the last input dimension to be I), as in TFLite.
 // One GEMM: A is the input in place, B the weights transposed (packed in
-// prepare when they are constant, on every eval otherwise).
+// prepare when they are constant, on every eval otherwise). Constant weights
+// of kInPlaceWeightBytes or more are read in place instead, one dot product
+// per output: a packed copy would double a large model's memory (its
+// weights are views of the mapped file), and reading the weights once is
+// the cost either way when the input has few rows.
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -14,9 +18,12 @@
 #include "base/status_macros.h"
 #include "runtime/kernels/conv.h"
 #include "runtime/kernels/conv_internal.h"
+#include "runtime/kernels/parallel.h"
 
 namespace qforge::runtime {
 namespace {
+
+constexpr int64_t kInPlaceWeightBytes = int64_t{64} << 20;
 
 struct FullyConnectedState : KernelState {
   int64_t batch = 0, in = 0, out = 0;
@@ -24,7 +31,38 @@ struct FullyConnectedState : KernelState {
   conv_internal::GemmPlan plan;
   std::vector<float> packed, bias;
   bool weights_ready = false, bias_ready = false;
+  bool in_place = false;  // dot products on the constant weights
 };
+
+// 16 independent partial sums (one vector register), added in a fixed
+// order: the same bits on every run and thread count.
+float Dot(const float* a, const float* b, int64_t k) {
+  float acc[16] = {};
+  int64_t i = 0;
+  for (; i + 16 <= k; i += 16) {
+    for (int j = 0; j < 16; ++j) acc[j] += a[i + j] * b[i + j];
+  }
+  for (; i < k; ++i) acc[i % 16] += a[i] * b[i];
+  for (int width = 8; width >= 1; width /= 2) {
+    for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
+  }
+  return acc[0];
+}
+
+void EvalInPlace(OpContext& ctx, const FullyConnectedState& s) {
+  const float* in = ctx.input(0)->Data<float>();
+  const float* weights = ctx.input(1)->Data<float>();
+  float* out = ctx.output(0)->Data<float>();
+  ParallelChunks(ctx, s.out, 64, [&](int64_t n0, int64_t n1) {
+    for (int64_t n = n0; n < n1; ++n) {
+      const float* w = weights + n * s.in;
+      for (int64_t b = 0; b < s.batch; ++b) {
+        const float v = Dot(in + b * s.in, w, s.in) + s.bias[n];
+        out[b * s.out + n] = std::min(std::max(v, s.act.lo), s.act.hi);
+      }
+    }
+  });
+}
 
 }  // namespace
 
@@ -81,11 +119,16 @@ absl::Status PrepareFullyConnected(OpContext& ctx) {
   s->out = out_units;
   s->act = act;
   s->plan = conv_internal::PlanGemm(s->batch, out_units, in_units);
-  s->packed.resize(
-      static_cast<size_t>(conv_internal::PackedSize(in_units, out_units)));
   s->bias.resize(static_cast<size_t>(conv_internal::PaddedColumns(out_units)));
   s->weights_ready = weights.is_constant && weights.data != nullptr;
-  if (s->weights_ready) {
+  s->in_place = s->weights_ready &&
+                out_units * in_units * int64_t{4} >= kInPlaceWeightBytes;
+  s->packed.clear();
+  if (!s->in_place) {
+    s->packed.resize(
+        static_cast<size_t>(conv_internal::PackedSize(in_units, out_units)));
+  }
+  if (s->weights_ready && !s->in_place) {
     conv_internal::PackRhs(weights.Data<float>(), in_units, out_units, 1,
                            in_units, s->packed.data());
   }
@@ -109,6 +152,10 @@ absl::Status EvalFullyConnected(OpContext& ctx) {
   }
   if (!s.bias_ready) {
     conv_internal::PackBias(ctx.input(2)->Data<float>(), s.out, s.bias.data());
+  }
+  if (s.in_place) {
+    EvalInPlace(ctx, s);
+    return absl::OkStatus();
   }
   const float* in = ctx.input(0)->Data<float>();
   float* out = output.Data<float>();

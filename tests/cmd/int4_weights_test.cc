@@ -26,13 +26,13 @@ using testing::RunCommand;
 ir::Model Read(const std::string& path) { return testing::ReadModel(path); }
 
 std::vector<float> Floats(const ir::Model& m, const ir::Tensor& t) {
-  const std::vector<uint8_t>& b = m.buffers[t.buffer].data;
+  const ir::Bytes& b = m.buffers[t.buffer].data;
   std::vector<float> v(b.size() / 4);
   std::memcpy(v.data(), b.data(), v.size() * 4);
   return v;
 }
 
-int Nibble(const std::vector<uint8_t>& packed, size_t i) {
+int Nibble(absl::Span<const uint8_t> packed, size_t i) {
   const int n = (packed[i / 2] >> (4 * (i % 2))) & 15;
   return n >= 8 ? n - 16 : n;
 }
@@ -104,7 +104,7 @@ TEST(Int4WeightsTest, RunsLikeTheSameWeightsStoredAsInt8) {
   int widened = 0;
   for (ir::Tensor& t : m.subgraphs[0].tensors) {
     if (t.type != ir::DataType::kInt4) continue;
-    std::vector<uint8_t>& data = m.buffers[t.buffer].data;
+    std::vector<uint8_t>& data = m.buffers[t.buffer].data.mutable_vector();
     int64_t n = 1;
     for (int32_t d : t.shape) n *= d;
     std::vector<uint8_t> wide(static_cast<size_t>(n));

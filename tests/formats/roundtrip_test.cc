@@ -59,6 +59,18 @@ std::string CheckRoundTrip(const std::string& path,
   const std::string diff = FirstDifference(*want, *got);
   if (!diff.empty()) return "copy differs from original: " + diff;
 
+  // Mapped (buffers are views of the file) and written streaming, each
+  // buffer freed once written: the same bytes.
+  absl::StatusOr<formats::ModelFile> mapped = formats::OpenTfliteFile(path);
+  if (!mapped.ok()) return "map: " + std::string(mapped.status().message());
+  std::vector<uint8_t> streamed;
+  absl::Status streaming = formats::SerializeTfliteConsuming(
+      std::move(mapped->model), options, [&](absl::Span<const uint8_t> b) {
+        streamed.insert(streamed.end(), b.begin(), b.end());
+        return absl::OkStatus();
+      });
+  if (!streaming.ok() || streamed != *copy) return "streamed write differs";
+
   // The copy reads back, and writing it again gives the same bytes.
   absl::StatusOr<ir::Model> reread = formats::ParseTflite(*copy, "copy");
   if (!reread.ok()) return "reread: " + std::string(reread.status().message());

@@ -193,7 +193,7 @@ TEST(IntegerRowsTest, BiaslessConvGetsAZeroBias) {
     EXPECT_EQ(bq.type, opts.scheme == Scheme::kInt8 ? DataType::kInt32
                                                     : DataType::kInt64);
     EXPECT_EQ(bq.shape, (std::vector<int32_t>{3}));
-    const std::vector<uint8_t>& data = r->model.buffers[bq.buffer].data;
+    const ir::Bytes& data = r->model.buffers[bq.buffer].data;
     EXPECT_FALSE(data.empty());
     for (uint8_t byte : data) EXPECT_EQ(byte, 0);
     ASSERT_EQ(bq.quantization->scale.size(), 3u);

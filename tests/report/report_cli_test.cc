@@ -234,7 +234,7 @@ void BreakConvChannel(ir::Model& m) {
   for (int k : {1, 2}) {
     const ir::Tensor& t = sg.tensors[conv->inputs[k]];
     ASSERT_EQ(t.shape[0], 8);
-    std::vector<uint8_t>& bytes = m.buffers[t.buffer].data;
+    std::vector<uint8_t>& bytes = m.buffers[t.buffer].data.mutable_vector();
     const size_t per_channel = bytes.size() / sizeof(float) / t.shape[0];
     float* v = reinterpret_cast<float*>(bytes.data());
     for (size_t i = 0; i < per_channel; ++i)

@@ -72,7 +72,7 @@ TEST(CompositeTest, L2NormComposite) {
   // eps: the float [1, 1] constant of the decomposition (subgraph 1).
   float eps = -1.f;
   for (const ir::Tensor& t : model->subgraphs[1].tensors) {
-    const std::vector<uint8_t>& data = model->buffers[t.buffer].data;
+    const ir::Bytes& data = model->buffers[t.buffer].data;
     if (t.type == ir::DataType::kFloat32 && data.size() == 4) {
       std::memcpy(&eps, data.data(), 4);
     }

@@ -192,7 +192,7 @@ int AddConstant(ir::Model& model, ir::Subgraph& sg, ir::DataType type,
   const int t = AddTensor(sg, type, std::move(shape), std::move(name));
   ir::Buffer buf;
   buf.data.resize(values.size() * sizeof(T));
-  std::memcpy(buf.data.data(), values.data(), buf.data.size());
+  std::memcpy(buf.data.mutable_data(), values.data(), buf.data.size());
   model.buffers.push_back(std::move(buf));
   sg.tensors[t].buffer = static_cast<uint32_t>(model.buffers.size() - 1);
   return t;

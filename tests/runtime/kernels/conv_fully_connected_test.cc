@@ -4,6 +4,8 @@
 // keep_num_dims, optional bias, computed weights, activations, errors, and
 // a sweep of (batch, in, out) sizes across the GEMM's panel and row tails
 // against a double-precision dot product.
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -110,6 +112,39 @@ TEST(FullyConnected, SweepAgainstReference) {
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectNear(*out, {c.batch, c.out}, want);
   }
+}
+
+// Constant weights of 64 MiB or more are read in place, without a packed
+// copy (conv_fully_connected.cc). Integer operands keep every partial sum
+// exact in float (|sum| <= 4096 * 6 < 2^24), so any summation order gives
+// the formula's value: x[r][i] = (i + r) % 7 - 3, W[o][i] = (o + 2i) % 5 - 2,
+// b[o] = o % 3 - 1, then RELU.
+TEST(FullyConnected, LargeWeightsReadInPlace) {
+  const int64_t batch = 3, in = 4096, out = 4096;  // 64 MiB of weights
+  std::vector<float> x(batch * in), w(out * in), b(out);
+  for (int64_t r = 0; r < batch; ++r) {
+    for (int64_t i = 0; i < in; ++i) x[r * in + i] = float((i + r) % 7 - 3);
+  }
+  for (int64_t o = 0; o < out; ++o) {
+    for (int64_t i = 0; i < in; ++i) w[o * in + i] = float((o + 2 * i) % 5 - 2);
+    b[o] = float(o % 3 - 1);
+  }
+  std::vector<float> want(batch * out);
+  for (int64_t r = 0; r < batch; ++r) {
+    for (int64_t o = 0; o < out; ++o) {
+      int64_t acc = o % 3 - 1;
+      for (int64_t i = 0; i < in; ++i) {
+        acc += int64_t((i + r) % 7 - 3) * ((o + 2 * i) % 5 - 2);
+      }
+      want[r * out + o] = float(std::max<int64_t>(acc, 0));
+    }
+  }
+  auto got = RunOp(ir::OpKind::kFullyConnected,
+                   {In({batch, in}, x), Const({out, in}, w), Const({out}, b)},
+                   {batch, out}, FcOpts(ir::Activation::kRelu));
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->ByteSize(), want.size() * sizeof(float));
+  EXPECT_EQ(std::memcmp(got->data(), want.data(), got->ByteSize()), 0);
 }
 
 TEST(FullyConnected, InputNotAMultipleOfFeatures) {

@@ -153,7 +153,7 @@ inline std::vector<float> ConstantValues(const ir::Model& model,
                                          int32_t tensor) {
   if (tensor < 0) return {};
   const ir::Tensor& t = model.subgraphs[0].tensors[tensor];
-  const std::vector<uint8_t>& data = model.buffers[t.buffer].data;
+  const ir::Bytes& data = model.buffers[t.buffer].data;
   std::vector<float> v(data.size() / 4);
   if (!v.empty()) std::memcpy(v.data(), data.data(), data.size());
   return v;

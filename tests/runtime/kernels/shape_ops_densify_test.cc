@@ -212,12 +212,12 @@ TEST(Densify, FaceDetectionSparseModel) {
     ASSERT_TRUE(s.block_map.empty()) << t.name;
     ASSERT_EQ(s.dim_metadata.size(), 4u);
     ASSERT_TRUE(s.dim_metadata[3].sparse_csr) << t.name;
-    const std::vector<uint8_t>& bytes = model->buffers[t.buffer].data;
+    const ir::Bytes& bytes = model->buffers[t.buffer].data;
     std::vector<uint16_t> compressed(bytes.size() / 2);
     std::memcpy(compressed.data(), bytes.data(), compressed.size() * 2);
 
     OpModel m;
-    int c = m.ConstantBytes(DT::kFloat16, t.shape, bytes, t.name);
+    int c = m.ConstantBytes(DT::kFloat16, t.shape, bytes.ToVector(), t.name);
     m.tensor(c).sparsity = s;
     int y = m.Output(DT::kFloat16, t.shape);
     m.Op(ir::OpKind::kDensify, {c}, {y});
