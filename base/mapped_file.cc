@@ -14,7 +14,7 @@
 namespace qforge {
 
 absl::StatusOr<std::shared_ptr<const MappedFile>> MappedFile::Open(
-    const std::string& path) {
+    const std::string& path, bool populate) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) {
@@ -33,7 +33,8 @@ absl::StatusOr<std::shared_ptr<const MappedFile>> MappedFile::Open(
   file->path_ = path;
   file->size_ = static_cast<size_t>(st.st_size);
   if (file->size_ > 0) {
-    void* p = ::mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    void* p = ::mmap(nullptr, file->size_, PROT_READ,
+                     MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
     if (p == MAP_FAILED) {
       const int err = errno;
       ::close(fd);

@@ -25,8 +25,10 @@ class MappedFile {
  public:
   // Errors as ReadFileBytes's: NotFound, FailedPrecondition (not a regular
   // file), Unavailable (cannot open or map). An empty file maps to no bytes.
+  // `populate`: map every page now (one pass, no page fault per page), for
+  // files that will be read whole; otherwise pages load when touched.
   static absl::StatusOr<std::shared_ptr<const MappedFile>> Open(
-      const std::string& path);
+      const std::string& path, bool populate = false);
 
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;

@@ -49,15 +49,21 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(
         stderr,
-        "usage: model_bench MODEL [--repeat N] [--batch B] [--threads T]\n");
+        "usage: model_bench MODEL [--repeat N] [--batch B] [--threads T] "
+        "[--arithmetic tflite|xnnpack]\n");
     return 1;
   }
   const std::string path = argv[1];
   int repeat = 50, only_batch = 0, only_threads = 0;
+  qforge::numerics::Modes modes;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const int value = std::atoi(argv[i + 1]);
-    if (flag == "--repeat") {
+    if (flag == "--arithmetic") {
+      modes.arithmetic = std::string(argv[i + 1]) == "xnnpack"
+                             ? qforge::numerics::Arithmetic::kXnnpack
+                             : qforge::numerics::Arithmetic::kTflite;
+    } else if (flag == "--repeat") {
       repeat = value;
     } else if (flag == "--batch") {
       only_batch = value;
@@ -74,24 +80,32 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto& sg = model->subgraphs[0];
-  const auto& in = sg.tensors[sg.inputs[0]];
   const double flops = FlopsPerSample(*model);
   for (int batch : {1, 8}) {
     if (only_batch != 0 && batch != only_batch) continue;
-    std::vector<int64_t> shape(in.shape.begin(), in.shape.end());
-    shape[0] = batch;
-    qforge::ir::HostTensor input(in.type, shape);
+    // Every input of subgraph 0, random: uniform in [-1, 1) for float,
+    // any bytes for integer inputs (every pattern is a valid integer).
+    std::vector<qforge::ir::HostTensor> inputs;
     std::mt19937 rng(1);
-    if (in.type == qforge::ir::DataType::kFloat32) {
-      std::uniform_real_distribution<float> u(-1, 1);
-      for (float& v : input.Flat<float>()) v = u(rng);
-    } else {  // a quantized model: any bytes are valid integers
-      for (uint8_t& b : input.bytes()) b = static_cast<uint8_t>(rng());
+    for (int32_t t : sg.inputs) {
+      const auto& in = sg.tensors[t];
+      std::vector<int64_t> shape(in.shape.begin(), in.shape.end());
+      for (int64_t& d : shape) d = d < 0 ? 1 : d;
+      if (!shape.empty()) shape[0] = shape[0] * batch;
+      qforge::ir::HostTensor input(in.type, shape);
+      if (in.type == qforge::ir::DataType::kFloat32) {
+        std::uniform_real_distribution<float> u(-1, 1);
+        for (float& v : input.Flat<float>()) v = u(rng);
+      } else {
+        for (uint8_t& b : input.bytes()) b = static_cast<uint8_t>(rng());
+      }
+      inputs.push_back(std::move(input));
     }
     for (int threads : {1, 2}) {
       if (only_threads != 0 && threads != only_threads) continue;
       qforge::runtime::InterpreterOptions options;
       options.threads = threads;
+      options.numerics = modes;
       auto interp = qforge::runtime::Interpreter::Create(*model, options);
       if (!interp.ok()) {
         std::fprintf(stderr, "%s\n",
@@ -105,10 +119,15 @@ int main(int argc, char** argv) {
       // Plain and observed runs alternate, so that both see the same
       // machine (other jobs come and go on a shared one); best of each.
       auto run = [&](bool observe) {
-        return (*interp)->Run({input}, observe ? &collector : nullptr);
+        return (*interp)->Run(inputs, observe ? &collector : nullptr);
       };
       for (int i = 0; i < 3; ++i) {  // warm-up: plans memory, packs weights
-        if (!run(false).ok() || !run(true).ok()) return 4;
+        for (bool observe : {false, true}) {
+          if (absl::Status s = run(observe); !s.ok()) {
+            std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+            return 4;
+          }
+        }
       }
       double best[2] = {1e30, 1e30};
       for (int i = 0; i < repeat; ++i) {
@@ -125,9 +144,9 @@ int main(int argc, char** argv) {
         const double per_sample = best[observe] / batch;
         std::printf(
             "{\"model\":\"%s\",\"batch\":%d,\"threads\":%d,\"stats\":%s,"
-            "\"ms_per_sample\":%.4f,\"gflops\":%.1f}\n",
+            "\"ms_per_sample\":%.4f,\"gflops\":%.1f,\"gop\":%.6f}\n",
             path.c_str(), batch, threads, observe ? "true" : "false",
-            per_sample, flops / (per_sample * 1e6));
+            per_sample, flops / (per_sample * 1e6), flops * 1e-9);
       }
     }
   }

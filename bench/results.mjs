@@ -106,6 +106,24 @@ const figures = {
       `exactly with \`--arithmetic xnnpack\`` +
       (b ? `, ${b[1]} of ${b[2]} equal the builtin kernels exactly` : '');
   },
+  // Performance: bench/speed/twins.sh and cli.sh.
+  speed() {
+    const twins = read('speed/twins.md');
+    const rows = twins.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| twin') && !l.startsWith('| ---'))
+      .map((l) => l.split('|').map((x) => x.trim()));
+    const conv = rows.filter((c) => parseFloat(c[2]) >= 10 && c[5] !== '—').map((c) => parseFloat(c[5]));
+    const both = rows.filter((c) => c[5] !== '—');
+    const faster = both.filter((c) => parseFloat(c[5]) >= 1).length;
+    const cli = read('speed/cli.md').split('\n').filter((l) => /^\| [a-z]/.test(l) && !l.startsWith('| model'))
+      .map((l) => l.split('|').map((x) => x.trim()));
+    const ratios = cli.flatMap((c) => [parseFloat(c[5]), parseFloat(c[8])]);
+    return `One thread, batch 1: qforge's integer interpreter is faster than LiteRT on ` +
+      `${faster} of ${both.length} official int8 twins both run, ` +
+      `${Math.min(...conv).toFixed(1)}-${Math.max(...conv).toFixed(1)}x on the ${conv.length} convolutional ones. ` +
+      `Whole \`run\` / \`calibrate\` processes over 200 samples take ` +
+      `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x the interpreter's own per-sample time ` +
+      `(start-up and data reading included)`;
+  },
   // Large models: bench/big_model/run.sh's table.
   bigmodel() {
     const text = read('big_model/results.md');
@@ -170,6 +188,11 @@ function resultsMd() {
       'bash bench/mixed/agreement.sh', read('mixed/agreement.md')),
     section('Memory at model scale', 'bash bench/big_model/run.sh',
       read('big_model/results.md').replace(/^# .*\n\n/, '')),
+    section('Integer inference: every official twin against LiteRT', 'bash bench/speed/twins.sh',
+      read('speed/twins.md')),
+    section('Command-line throughput against the interpreter', 'bash bench/speed/cli.sh',
+      read('speed/cli.md')),
+    section('Report time', 'bash bench/report/run.sh', read('report/results.md')),
     section('Integer inference speed', 'bash bench/run_int_bench.sh',
       `\`\`\`\n${read('int_bench_results.txt').trim()}\n\`\`\``),
   ];

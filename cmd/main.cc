@@ -7,6 +7,8 @@
 // option parser refuses (usage, exit code 1), and running out of memory.
 // The line is escaped (control characters and invalid UTF-8 as \xHH): it
 // may quote names and header bytes from any file.
+#include <malloc.h>
+
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -36,6 +38,13 @@ int Fail(int code, const std::string& message) {
 int main(int argc, char** argv) {
   // Temporary outputs are removed on SIGINT/SIGTERM (base/file_io.h).
   qforge::InstallTempFileCleanup();
+  // Every sample allocates and frees buffers of the same sizes (inputs,
+  // outputs, scratch). glibc's defaults map and unmap the large ones, or
+  // trim them off the heap, each time, so every sample paid page faults and
+  // page clearing again: 3.7x the wall time of calibrating mobilenet 224 on
+  // 200 samples. Kept in the heap they are reused; the peak is unchanged.
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
   CLI::App app{"qforge: post-training quantization for TensorFlow Lite models",
                "qforge"};
   app.set_version_flag("--version", std::string("qforge ") + QFORGE_VERSION);

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "base/file_io.h"
+#include "base/mapped_file.h"
 #include "base/status_macros.h"
 #include "formats/data/array_fit.h"
 #include "formats/data/data_spec.h"
@@ -180,11 +181,15 @@ absl::Status SampleSource::AddFiles(const DataSpec& spec, size_t input,
   if (!files.ok()) return WithInput(files.status(), inputs_[input]);
   hash.UpdateU64(files->size());
   for (const SampleFile& file : *files) {
-    // Read once here to validate and fingerprint; Get() reads again.
-    absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(file.path);
-    if (!bytes.ok()) return WithInput(bytes.status(), inputs_[input]);
-    HashFile(hash, file.label, *bytes);
-    RETURN_IF_ERROR(WithInput(AddFile(input, file, *bytes), inputs_[input]));
+    // Mapped once here to validate and fingerprint (reading it into memory
+    // cost half of a float calibration's time on 200 npy samples); Get()
+    // reads the samples again.
+    absl::StatusOr<std::shared_ptr<const MappedFile>> mapped =
+        MappedFile::Open(file.path, /*populate=*/true);
+    if (!mapped.ok()) return WithInput(mapped.status(), inputs_[input]);
+    const absl::Span<const uint8_t> bytes = (*mapped)->bytes();
+    HashFile(hash, file.label, bytes);
+    RETURN_IF_ERROR(WithInput(AddFile(input, file, bytes), inputs_[input]));
   }
   return absl::OkStatus();
 }

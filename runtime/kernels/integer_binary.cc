@@ -105,6 +105,19 @@ inline int32_t Mul16To8(const BinaryState& s, int32_t x, int32_t y) {
   return s.out_offset + r;
 }
 
+// XNNPACK's ADD over same-shape inputs: the parameters are function locals,
+// so the int8 stores cannot alias them and the loop vectorizes (through the
+// broadcast walk it ran at half the default mode's speed).
+template <typename TIn, typename TOut>
+void XnnpackAddSameShape(const TIn* a, const TIn* b, TOut* out, int64_t n,
+                         numerics::XnnpackAddParams p, int32_t zero_point,
+                         int32_t act_min, int32_t act_max) {
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = static_cast<TOut>(
+        numerics::XnnpackAdd(p, a[i], b[i], zero_point, act_min, act_max));
+  }
+}
+
 template <typename TIn, typename TOut>
 void RunBinary(OpContext& ctx, const BinaryState& s) {
   const TIn* a = ctx.input(0)->Data<TIn>();
@@ -139,6 +152,15 @@ void RunBinary(OpContext& ctx, const BinaryState& s) {
       });
       break;
     case Mode::kXnnpackAdd:
+      if (s.plan.same_shape) {
+        ParallelChunks(ctx, s.plan.num_elements, integer::kElementwiseChunk,
+                       [&](int64_t begin, int64_t end) {
+                         XnnpackAddSameShape(a + begin, b + begin, out + begin,
+                                             end - begin, s.xnn, s.out_offset,
+                                             s.act_min, s.act_max);
+                       });
+        break;
+      }
       run([](const BinaryState& st, int32_t x, int32_t y) {
         return numerics::XnnpackAdd(st.xnn, x, y, st.out_offset, st.act_min,
                                     st.act_max);

@@ -38,8 +38,9 @@ std::string ReadText(const std::string& path) {
 }
 
 std::vector<uint8_t> ReadBytes(const std::string& path) {
-  const std::string text = ReadText(path);
-  return std::vector<uint8_t>(text.begin(), text.end());
+  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  return bytes.ok() ? *std::move(bytes) : std::vector<uint8_t>{};
 }
 
 ir::Model ReadModel(const std::string& path) {

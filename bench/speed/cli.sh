@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# End-to-end command-line throughput against the interpreter's own: the
+# wall time of whole `qforge run` and `qforge calibrate` processes over 200
+# random float samples (one .npy), per sample, start-up, model load and
+# data reading included, against model_bench's best per-sample time on the
+# same model (plain for run, with statistics for calibrate), at 1 and 2
+# threads. farm-bench (median of 5) when it is on PATH, else one timed run.
+# Usage: bench/speed/cli.sh [BUILD_DIR]   writes bench/speed/cli.md
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+corpus=$root/../shared/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$build/cmd/qforge" "$build/bench/model_bench" "$tmp/"
+npy() {  # npy OUT d0 d1 ...: float32 uniform in [-1, 1), fixed seed
+  node -e '
+    const fs = require("fs");
+    const [out, ...dims] = process.argv.slice(1);
+    const n = dims.reduce((a, b) => a * b, 1);
+    let h = `{"descr": "<f4", "fortran_order": False, "shape": (${dims.join(", ")}), }`.replace(/"/g, "\x27");
+    while ((10 + h.length + 1) % 64) h += " ";
+    h += "\n";
+    const pre = Buffer.alloc(10);
+    pre.write("\x93NUMPY", 0, "latin1"); pre[6] = 1; pre.writeUInt16LE(h.length, 8);
+    const d = new Float32Array(n);
+    let s = 12345;
+    for (let i = 0; i < n; ++i) { s = (s * 1103515245 + 12345) >>> 0; d[i] = (s / 4294967296) * 2 - 1; }
+    fs.writeFileSync(out, Buffer.concat([pre, Buffer.from(h, "latin1"), Buffer.from(d.buffer)]));
+  ' "$@"
+}
+wall() {  # median wall seconds of a command
+  if command -v farm-bench >/dev/null 2>&1; then
+    farm-bench -n 5 --timeout 300 -- "$@" 2>&1 | awk '/^A wall s/ {print $5}'
+  else
+    local s e
+    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+    echo "$e - $s" | bc -l
+  fi
+}
+mb() {  # model_bench ms per sample: model, threads, stats true|false
+  "$tmp/model_bench" "$1" --batch 1 --threads "$2" --repeat 50 |
+    node -e 'for (const l of require("fs").readFileSync(0, "utf8").trim().split("\n")) {
+      const j = JSON.parse(l); if (String(j.stats) === process.argv[1]) console.log(j.ms_per_sample); }' "$3"
+}
+rows=()
+for entry in "tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite 224 224 3" \
+             "mlperf-tiny/vww_96_float.tflite 96 96 3"; do
+  set -- $entry
+  model=$corpus/models/$1
+  npy "$tmp/x.npy" 200 "$2" "$3" "$4"
+  for t in 1 2; do
+    run=$(wall "$tmp/qforge" -q run "$model" --data "$tmp/x.npy" \
+          --output-dir "$tmp/out" --threads "$t")
+    cal=$(wall "$tmp/qforge" -q calibrate "$model" --data "$tmp/x.npy" \
+          -o "$tmp/stats.json" --threads "$t")
+    rows+=("$(basename "$1" .tflite)|$t|$run|$(mb "$model" "$t" false)|$cal|$(mb "$model" "$t" true)")
+  done
+done
+{
+  echo "\`bench/speed/cli.sh\`, $(date -u +%Y-%m-%dT%H:%MZ)," \
+    "$(git -C "$root" rev-parse --short HEAD); $(nproc) cores," \
+    "load $(cut -d' ' -f1-3 /proc/loadavg). 200 samples, float32."
+  echo
+  echo "| model | threads | run ms/sample | model_bench ms | ratio | calibrate ms/sample | model_bench + stats ms | ratio |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  for row in "${rows[@]}"; do
+    IFS='|' read -r name t run mrun cal mcal <<< "$row"
+    awk -v n="$name" -v t="$t" -v r="$run" -v mr="$mrun" -v c="$cal" -v mc="$mcal" 'BEGIN {
+      printf "| %s | %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |\n",
+        n, t, r * 1000 / 200, mr, r * 1000 / 200 / mr, c * 1000 / 200, mc, c * 1000 / 200 / mc }'
+  done
+} > "$here/cli.md"
+cat "$here/cli.md"
