@@ -83,7 +83,7 @@ const text = [
     `\`--arithmetic xnnpack\` on the ${rx.length} twins that take 0.1 ms or more: ` +
     `${range(rx.map((v) => v[1]))} the default mode's time, the most on ${worstX[0]}. ` +
     '— : the runtime cannot run the model (LiteRT\'s WebAssembly build refuses variable tensors; ' +
-    'svdf_quantized\'s state has the wrong shape; single_rsqrt a16w8: model_bench's random int16 input is negative, which qforge's RSQRT refuses as TFLite's reference kernel would).',
+    'svdf_quantized\'s state has the wrong shape; single_rsqrt a16w8: the random int16 input of model_bench is negative, which the RSQRT of qforge refuses as the reference kernel of TFLite would).',
   '',
 ].join('\n');
 fs.writeFileSync(out, text);
