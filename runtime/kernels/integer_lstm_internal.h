@@ -28,11 +28,7 @@ struct GateParams {
   std::vector<int32_t> input_bias, recurrent_bias;
 };
 
-struct IntLstmState : KernelState {
-  int64_t n_batch = 0, max_time = 0, n_input = 0, n_cell = 0, n_output = 0;
-  bool time_major = false;
-  bool use_cifg = false, use_peephole = false, use_layer_norm = false;
-  bool use_projection = false;
+struct IntLstmState : KernelState, LstmShape {
   GateParams gate[4];
   int cell_scale = 0;         // log2 of the cell state's scale (<= -9)
   int tanh_integer_bits = 0;  // 15 + cell_scale

@@ -114,12 +114,7 @@ absl::Status PrepareCell(OpContext& ctx, const LstmSequence& layout) {
   ASSIGN_OR_RETURN(const LstmCellSize size, ReadLstmCellSize(ctx));
   auto state = std::make_unique<IntLstmState>();
   IntLstmState& s = *state;
-  s.time_major = layout.time_major;
-  s.max_time = layout.max_time;
-  s.n_batch = layout.n_batch;
-  s.n_input = layout.n_input;
-  s.n_cell = size.n_cell;
-  s.n_output = size.n_output;
+  s.SetDims(layout, size);
   const int64_t N = s.n_cell, I = s.n_input, O = s.n_output;
   using ir::DataType;
   const DataType i8 = DataType::kInt8, i16 = DataType::kInt16,
@@ -176,21 +171,11 @@ absl::Status PrepareCell(OpContext& ctx, const LstmSequence& layout) {
                               {O, N}, false));
   RETURN_IF_ERROR(
       CheckTensor(ctx, kProjectionBias, "projection_bias", i32, {O}, false));
-  s.use_projection = ctx.input(kProjectionWeights) != nullptr;
-  if (!s.use_projection && ctx.input(kProjectionBias) != nullptr) {
-    return ctx.Error("projection_bias (17) needs projection_weights (16)");
-  }
-  if (!s.use_projection && O != N) {
-    return ctx.Error(absl::StrCat("without projection the output size (", O,
-                                  ") must equal the cell count (", N, ")"));
-  }
-  s.use_layer_norm =
-      ctx.num_inputs() == 24 && ctx.input(kForgetLayerNorm) != nullptr;
+  LstmParts parts;
+  RETURN_IF_ERROR(ReadLstmParts(ctx, s.use_cifg, O, N, &parts));
+  s.use_projection = parts.use_projection;
+  s.use_layer_norm = parts.use_layer_norm;
   if (s.use_layer_norm) {
-    if (s.use_cifg && ctx.input(kInputLayerNorm) != nullptr) {
-      return ctx.Error(
-          "input layer-norm coefficients (20) must be absent with CIFG");
-    }
     RETURN_IF_ERROR(CheckTensor(ctx, kInputLayerNorm,
                                 "input layer-norm coefficients", i16, {N},
                                 !s.use_cifg));

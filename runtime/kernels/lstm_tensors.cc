@@ -77,4 +77,34 @@ absl::StatusOr<LstmCellSize> ReadLstmCellSize(const OpContext& ctx) {
   return LstmCellSize{w_io->dim(0), r_o->dim(1)};
 }
 
+absl::Status ReadLstmParts(const OpContext& ctx, bool use_cifg,
+                           int64_t n_output, int64_t n_cell, LstmParts* parts) {
+  parts->use_projection = ctx.input(kProjectionWeights) != nullptr;
+  if (!parts->use_projection && ctx.input(kProjectionBias) != nullptr) {
+    return ctx.Error("projection_bias (17) needs projection_weights (16)");
+  }
+  if (!parts->use_projection && n_output != n_cell) {
+    return ctx.Error(absl::StrCat("without projection the output size (",
+                                  n_output, ") must equal the cell count (",
+                                  n_cell, ")"));
+  }
+  parts->use_layer_norm =
+      ctx.num_inputs() == 24 && ctx.input(kForgetLayerNorm) != nullptr;
+  if (parts->use_layer_norm && use_cifg &&
+      ctx.input(kInputLayerNorm) != nullptr) {
+    return ctx.Error(
+        "input layer-norm coefficients (20) must be absent with CIFG");
+  }
+  return absl::OkStatus();
+}
+
+void LstmShape::SetDims(const LstmSequence& layout, const LstmCellSize& size) {
+  time_major = layout.time_major;
+  max_time = layout.max_time;
+  n_batch = layout.n_batch;
+  n_input = layout.n_input;
+  n_cell = size.n_cell;
+  n_output = size.n_output;
+}
+
 }  // namespace qforge::runtime

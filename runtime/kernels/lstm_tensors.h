@@ -64,6 +64,18 @@ struct LstmCellSize {
 // recurrent-to-output [n_cell, n_output] weights, which must be present.
 absl::StatusOr<LstmCellSize> ReadLstmCellSize(const OpContext& ctx);
 
+// Which optional parts the LSTM has, with TFLite's presence rules (shared
+// by the float and integer kernels; lstm_eval.h / lstm.cc CheckInputTensor
+// dimensions): projection bias only with projection weights, the output
+// size equal to the cell count without projection, layer norm when the
+// forget-gate coefficients are there, and no input-gate coefficients with
+// CIFG. The kernels check each present tensor's type and shape.
+struct LstmParts {
+  bool use_projection = false, use_layer_norm = false;
+};
+absl::Status ReadLstmParts(const OpContext& ctx, bool use_cifg,
+                           int64_t n_output, int64_t n_cell, LstmParts* parts);
+
 // What UNIDIRECTIONAL_SEQUENCE_LSTM (input [batch, time, input]; [time,
 // batch, input] when time_major) and LSTM (FULL kernel type: one step,
 // input [batch, input]) differ in: their options and the input layout.
@@ -78,6 +90,15 @@ struct LstmSequence {
 // recurrent tensors, no BASIC kernel type), the rank of input 0 and the
 // tensor counts (20 or 24 inputs, 1 output).
 absl::Status ReadLstmSequence(const OpContext& ctx, LstmSequence* seq);
+
+// The dimensions and parts both kernels' states carry.
+struct LstmShape {
+  int64_t n_batch = 0, max_time = 0, n_input = 0, n_cell = 0, n_output = 0;
+  bool time_major = false;
+  bool use_cifg = false, use_peephole = false, use_layer_norm = false;
+  bool use_projection = false;
+  void SetDims(const LstmSequence& layout, const LstmCellSize& size);
+};
 
 }  // namespace qforge::runtime
 

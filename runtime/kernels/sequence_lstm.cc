@@ -55,11 +55,7 @@ enum Gate : int {
   kGateOutput = 3
 };
 
-struct LstmState : KernelState {
-  int64_t n_batch = 0, max_time = 0, n_input = 0, n_cell = 0, n_output = 0;
-  bool time_major = false;
-  bool use_cifg = false, use_peephole = false, use_layer_norm = false;
-  bool use_projection = false;
+struct LstmState : KernelState, LstmShape {
   ir::Activation activation = ir::Activation::kTanh;
   float cell_clip = 0.f, proj_clip = 0.f;
   // Scratch: gate pre-activations / activations [4][B][N], m [B][N].
@@ -236,12 +232,7 @@ absl::Status PrepareLstmCell(OpContext& ctx, const LstmSequence& layout) {
   ASSIGN_OR_RETURN(const LstmCellSize size, ReadLstmCellSize(ctx));
   auto state = std::make_unique<LstmState>();
   LstmState& s = *state;
-  s.time_major = layout.time_major;
-  s.max_time = layout.max_time;
-  s.n_batch = layout.n_batch;
-  s.n_input = layout.n_input;
-  s.n_cell = size.n_cell;
-  s.n_output = size.n_output;
+  s.SetDims(layout, size);
   s.activation = layout.activation;
   s.cell_clip = layout.cell_clip;
   s.proj_clip = layout.proj_clip;
@@ -300,23 +291,12 @@ absl::Status PrepareLstmCell(OpContext& ctx, const LstmSequence& layout) {
                               {O, N}, false));
   RETURN_IF_ERROR(
       CheckWeight(ctx, kProjectionBias, "projection_bias", {O}, false));
-  s.use_projection = ctx.input(kProjectionWeights) != nullptr;
-  if (!s.use_projection && ctx.input(kProjectionBias) != nullptr) {
-    return ctx.Error("projection_bias (17) needs projection_weights (16)");
-  }
-  if (!s.use_projection && O != N) {
-    return ctx.Error(absl::StrCat("without projection the output size (", O,
-                                  ") must equal the cell count (", N, ")"));
-  }
-  s.use_layer_norm =
-      ctx.num_inputs() == 24 && ctx.input(kForgetLayerNorm) != nullptr;
+  LstmParts parts;
+  RETURN_IF_ERROR(ReadLstmParts(ctx, s.use_cifg, O, N, &parts));
+  s.use_projection = parts.use_projection;
+  s.use_layer_norm = parts.use_layer_norm;
   if (s.use_layer_norm) {
-    if (s.use_cifg) {
-      if (ctx.input(kInputLayerNorm) != nullptr) {
-        return ctx.Error(
-            "input layer-norm coefficients (20) must be absent with CIFG");
-      }
-    } else {
+    if (!s.use_cifg) {
       RETURN_IF_ERROR(CheckWeight(ctx, kInputLayerNorm,
                                   "input layer-norm coefficients", {N}, true));
     }
