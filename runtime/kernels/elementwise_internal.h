@@ -1,15 +1,9 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Shared machinery of the elementwise kernel family (not for other
-// families): prepare checks, NumPy broadcasting plans, fused activation
-// ranges and the deterministic parallel loops every elementwise eval uses.
-//
-// Broadcasting: prepare builds a BroadcastPlan once per shape (it lives in
-// the op's KernelState, so eval allocates nothing). The plan drops output
-// dims of size 1 and merges neighbouring dims that every input treats alike
-// (all present or all broadcast), so the common cases reduce to a few
-// contiguous rows: same shape -> one row; scalar operand -> one row with
-// stride 0; per-channel [N,H,W,C] + [C] -> N*H*W rows of C.
+// families): prepare checks, fused activation ranges and the deterministic
+// parallel loops every elementwise eval uses. Broadcasting plans are
+// broadcast.h's, shared with the integer kernels.
 //
 // Parallelism: ParallelChunks (parallel.h) cuts work into chunks whose
 // boundaries depend only on the element count (kGrain); the same chunks run
@@ -28,14 +22,20 @@
 #include "absl/strings/str_cat.h"
 #include "ir/options.h"
 #include "runtime/kernel.h"
+#include "runtime/kernels/broadcast.h"
 #include "runtime/kernels/parallel.h"
 
 namespace qforge::runtime::elementwise {
 
-// Broadcasting handles this many dims (TFLite's limit is 6).
-inline constexpr int kMaxBroadcastRank = 8;
 // Elements per parallel chunk.
-inline constexpr int64_t kGrain = 16384;
+inline constexpr int64_t kGrain = kBroadcastGrain;
+// The shared broadcasting (broadcast.h), under the names this family's
+// kernels use.
+using runtime::BroadcastPlan;
+using runtime::ForEachRow;
+using runtime::kMaxBroadcastRank;
+using runtime::MakeBroadcastPlan;
+using runtime::RowOffsets;
 
 // ---------------------------------------------------------------- checks --
 
@@ -58,27 +58,6 @@ absl::Status UnsupportedType(const OpContext& ctx, int i);
 inline bool IsShapeInt(ir::DataType t) {
   return t == ir::DataType::kInt32 || t == ir::DataType::kInt64;
 }
-
-// -------------------------------------------------------------- broadcast --
-
-struct BroadcastPlan {
-  int rank = 1;        // >= 1 after collapsing
-  int num_inputs = 2;  // 2 or 3
-  std::array<int64_t, kMaxBroadcastRank> dims{};
-  // Per input: element stride along each collapsed dim (0 = broadcast).
-  std::array<std::array<int64_t, kMaxBroadcastRank>, 3> strides{};
-  int64_t inner = 1;  // dims[rank - 1]
-  int64_t outer = 1;  // product of dims[0 .. rank - 2]
-  int64_t total = 0;  // output elements
-};
-
-// Builds the plan for inputs of `shapes` (2 or 3 of them) into `out` (the
-// broadcast shape, which the caller has computed). Errors on a rank above
-// kMaxBroadcastRank.
-absl::Status MakeBroadcastPlan(const OpContext& ctx,
-                               absl::Span<const Dims* const> shapes,
-                               absl::Span<const int64_t> out,
-                               BroadcastPlan* plan);
 
 // State of every broadcasting op: its plan, plus op parameters.
 struct BinaryState : KernelState {
@@ -109,79 +88,6 @@ void SetActivation(ir::Activation act, int bits, BinaryState* state);
 ir::Activation FusedActivationOf(const ir::Operator& op);
 
 // -------------------------------------------------------------- parallel --
-
-// Offsets of every input's row `row` (a multi-index over the outer dims).
-inline std::array<int64_t, 3> RowOffsets(const BroadcastPlan& plan,
-                                         int64_t row) {
-  std::array<int64_t, 3> off{};
-  for (int d = plan.rank - 2; d >= 0; --d) {
-    const int64_t i = row % plan.dims[d];
-    row /= plan.dims[d];
-    for (int k = 0; k < plan.num_inputs; ++k) off[k] += i * plan.strides[k][d];
-  }
-  return off;
-}
-
-// Runs row_fn(offsets, out_offset, n) over the rows of `plan`: offsets[k]
-// is the element offset of input k's (part of a) row, out_offset the
-// output's; input k steps plan.strides[k][rank-1] (0 or 1) along the n
-// elements. Short rows are grouped into chunks of ~kGrain elements; rows
-// longer than kGrain (same-shape operands collapse into a single row) are
-// cut into equal segments, so both cases spread over the threads.
-template <typename RowFn>
-void ForEachRow(const OpContext& ctx, const BroadcastPlan& plan,
-                const RowFn& row_fn) {
-  if (plan.total == 0) return;
-  const int last = plan.rank - 1;
-  if (plan.inner > kGrain) {
-    const int64_t segments = (plan.inner + kGrain - 1) / kGrain;
-    const int64_t seg_len = (plan.inner + segments - 1) / segments;
-    ParallelChunks(
-        ctx, plan.outer * segments, 1,
-        [&plan, &row_fn, segments, seg_len, last](int64_t begin, int64_t end) {
-          for (int64_t t = begin; t < end; ++t) {
-            const int64_t row = t / segments;
-            const int64_t start = (t % segments) * seg_len;
-            const int64_t n = std::min(plan.inner, start + seg_len) - start;
-            std::array<int64_t, 3> off = RowOffsets(plan, row);
-            for (int k = 0; k < plan.num_inputs; ++k) {
-              off[k] += start * plan.strides[k][last];
-            }
-            row_fn(off, row * plan.inner + start, n);
-          }
-        });
-    return;
-  }
-  const int64_t rows_per_chunk =
-      std::max<int64_t>(1, kGrain / std::max<int64_t>(plan.inner, 1));
-  ParallelChunks(ctx, plan.outer, rows_per_chunk,
-                 [&plan, &row_fn](int64_t begin, int64_t end) {
-                   const int outer_rank = plan.rank - 1;
-                   std::array<int64_t, kMaxBroadcastRank> index{};
-                   std::array<int64_t, 3> off = RowOffsets(plan, begin);
-                   int64_t rest = begin;
-                   for (int d = outer_rank - 1; d >= 0; --d) {
-                     index[d] = rest % plan.dims[d];
-                     rest /= plan.dims[d];
-                   }
-                   for (int64_t row = begin; row < end; ++row) {
-                     row_fn(off, row * plan.inner, plan.inner);
-                     // Advance the multi-index (odometer) and the offsets.
-                     for (int d = outer_rank - 1; d >= 0; --d) {
-                       if (++index[d] < plan.dims[d]) {
-                         for (int k = 0; k < plan.num_inputs; ++k) {
-                           off[k] += plan.strides[k][d];
-                         }
-                         break;
-                       }
-                       index[d] = 0;
-                       for (int k = 0; k < plan.num_inputs; ++k) {
-                         off[k] -= (plan.dims[d] - 1) * plan.strides[k][d];
-                       }
-                     }
-                   }
-                 });
-}
 
 // One row of a binary op: out[i] = op(a[i*sa], b[i*sb]) with sa, sb in
 // {0, 1}. Four plain loops so that each one auto-vectorises.

@@ -45,7 +45,8 @@ struct BinaryState : KernelState {
   Mode mode = Mode::kGeneral;
   ir::DataType in_type = ir::DataType::kInt8;
   ir::DataType out_type = ir::DataType::kInt8;
-  integer::BroadcastPlan plan;
+  BroadcastPlan plan;
+  Dims out_shape;
   int32_t in1_offset = 0, in2_offset = 0, out_offset = 0;
   int left_shift = 0;
   int32_t m1 = 0, m2 = 0, mo = 0;
@@ -124,10 +125,9 @@ void RunBinary(OpContext& ctx, const BinaryState& s) {
   const TIn* b = ctx.input(1)->Data<TIn>();
   TOut* out = ctx.output(0)->Data<TOut>();
   auto run = [&](auto fn) {
-    integer::ParallelBroadcast(
-        ctx, s.plan, [=, &s](int64_t i, int64_t ia, int64_t ib) {
-          out[i] = static_cast<TOut>(fn(s, a[ia], b[ib]));
-        });
+    ForEachElement(ctx, s.plan, [=, &s](int64_t i, int64_t ia, int64_t ib) {
+      out[i] = static_cast<TOut>(fn(s, a[ia], b[ib]));
+    });
   };
   // Lambdas (not function pointers) so each loop inlines its op.
   switch (s.mode) {
@@ -152,8 +152,8 @@ void RunBinary(OpContext& ctx, const BinaryState& s) {
       });
       break;
     case Mode::kXnnpackAdd:
-      if (s.plan.same_shape) {
-        ParallelChunks(ctx, s.plan.num_elements, integer::kElementwiseChunk,
+      if (IsElementwise(s.plan)) {
+        ParallelChunks(ctx, s.plan.total, integer::kElementwiseChunk,
                        [&](int64_t begin, int64_t end) {
                          XnnpackAddSameShape(a + begin, b + begin, out + begin,
                                              end - begin, s.xnn, s.out_offset,
@@ -253,31 +253,38 @@ void RunVectorAddSub(OpContext& ctx, const BinaryState& s) {
   } args{&s, ctx.input(0)->Data<T>(), ctx.input(1)->Data<T>(),
          ctx.output(0)->Data<T>()};
   const Args* p = &args;
-  ParallelChunks(
-      ctx, s.plan.num_elements, integer::kElementwiseChunk,
-      [p](int64_t begin, int64_t end) {
-        constexpr int64_t kBlock = 256;
-        const BinaryState& s = *p->s;
-        const int32_t* t1 = s.t1.data();
-        const int32_t* t2 = s.t2.data();
-        alignas(64) int32_t raw[kBlock];
-        for (int64_t i0 = begin; i0 < end; i0 += kBlock) {
-          const int64_t i1 = std::min(end, i0 + kBlock);
-          integer::ForEachBroadcast(
-              s.plan, i0, i1, [&](int64_t i, int64_t ia, int64_t ib) {
-                raw[i - i0] = static_cast<int32_t>(
-                    static_cast<uint32_t>(t1[static_cast<uint8_t>(p->a[ia])]) +
-                    static_cast<uint32_t>(t2[static_cast<uint8_t>(p->b[ib])]));
-              });
-          const int64_t n = i1 - i0, full = n / 16;
-          if (full > 0) {
-            s.os.RunRows(raw, 16, static_cast<int>(full), 0, 16, p->y + i0, 16);
-          }
-          if (n % 16 != 0) {
-            s.os.Run(raw + full * 16, 0, n % 16, p->y + i0 + full * 16);
-          }
-        }
-      });
+  const int last = s.plan.rank - 1;
+  const int64_t sa = s.plan.strides[0][last], sb = s.plan.strides[1][last];
+  ForEachRow(ctx, s.plan,
+             [p, sa, sb](const std::array<int64_t, 3>& off, int64_t out_off,
+                         int64_t n) {
+               constexpr int64_t kBlock = 256;
+               const BinaryState& s = *p->s;
+               const int32_t* t1 = s.t1.data();
+               const int32_t* t2 = s.t2.data();
+               const T* a = p->a + off[0];
+               const T* b = p->b + off[1];
+               T* y = p->y + out_off;
+               alignas(64) int32_t raw[kBlock];
+               for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+                 const int64_t m = std::min(n - j0, kBlock);
+                 for (int64_t j = 0; j < m; ++j) {
+                   raw[j] = static_cast<int32_t>(
+                       static_cast<uint32_t>(
+                           t1[static_cast<uint8_t>(a[(j0 + j) * sa])]) +
+                       static_cast<uint32_t>(
+                           t2[static_cast<uint8_t>(b[(j0 + j) * sb])]));
+                 }
+                 const int64_t full = m / 16;
+                 if (full > 0) {
+                   s.os.RunRows(raw, 16, static_cast<int>(full), 0, 16, y + j0,
+                                16);
+                 }
+                 if (m % 16 != 0) {
+                   s.os.Run(raw + full * 16, 0, m % 16, y + j0 + full * 16);
+                 }
+               }
+             });
 }
 
 absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
@@ -312,7 +319,8 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
   s.kind = kind;
   s.in_type = a->type;
   s.out_type = out->type;
-  RETURN_IF_ERROR(integer::MakeBroadcastPlan(ctx, a->shape, b->shape, &s.plan));
+  RETURN_IF_ERROR(
+      integer::PlanBroadcast2(ctx, a->shape, b->shape, &s.plan, &s.out_shape));
   ir::Activation act = ir::Activation::kNone;
   bool pot_scale_int16 = true;
   if (kind == BinaryKind::kMul) {
@@ -382,7 +390,7 @@ absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
       }
     }
   }
-  ctx.SetOutputShape(0, Dims(s.plan.out_dims, s.plan.out_dims + s.plan.rank));
+  ctx.SetOutputShape(0, s.out_shape);
   ctx.set_state(std::move(state));
   return absl::OkStatus();
 }

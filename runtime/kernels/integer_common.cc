@@ -280,35 +280,15 @@ absl::Status ActivationRange(const OpContext& ctx, ir::Activation act,
       "fused activation ", static_cast<int>(act), " on a quantized output"));
 }
 
-absl::Status MakeBroadcastPlan(const OpContext& ctx,
-                               absl::Span<const int64_t> a,
-                               absl::Span<const int64_t> b,
-                               BroadcastPlan* plan) {
-  *plan = BroadcastPlan();
-  Dims out;
-  absl::Status s = BroadcastShapes(ctx, a, b, &out);
-  if (!s.ok()) return s;
-  const int rank = static_cast<int>(out.size());
-  if (rank > BroadcastPlan::kMaxRank) {
+absl::Status PlanBroadcast2(const OpContext& ctx, const Dims& a, const Dims& b,
+                            BroadcastPlan* plan, Dims* out) {
+  RETURN_IF_ERROR(BroadcastShapes(ctx, a, b, out));
+  if (out->size() > 6) {
     return ctx.Unsupported(
-        absl::StrCat("broadcast of rank ", rank, " (at most 6)"));
+        absl::StrCat("broadcast of rank ", out->size(), " (at most 6)"));
   }
-  plan->rank = rank;
-  plan->num_elements = NumElements(out);
-  plan->same_shape = std::equal(a.begin(), a.end(), b.begin(), b.end());
-  int64_t sa = 1, sb = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    const int ka = d - (rank - static_cast<int>(a.size()));
-    const int kb = d - (rank - static_cast<int>(b.size()));
-    const int64_t da = ka >= 0 ? a[static_cast<size_t>(ka)] : 1;
-    const int64_t db = kb >= 0 ? b[static_cast<size_t>(kb)] : 1;
-    plan->out_dims[d] = out[static_cast<size_t>(d)];
-    plan->a_strides[d] = (da == 1 && plan->out_dims[d] != 1) ? 0 : sa;
-    plan->b_strides[d] = (db == 1 && plan->out_dims[d] != 1) ? 0 : sb;
-    sa *= da;
-    sb *= db;
-  }
-  return absl::OkStatus();
+  const Dims* shapes[2] = {&a, &b};
+  return MakeBroadcastPlan(ctx, shapes, *out, plan);
 }
 
 void ScratchSlots::Resize(int slots, size_t bytes) {

@@ -25,6 +25,7 @@
 #include "ir/options.h"
 #include "numerics/fixed_point.h"
 #include "runtime/kernel.h"
+#include "runtime/kernels/broadcast.h"
 #include "runtime/kernels/parallel.h"
 #include "runtime/kernels/type_dispatch.h"
 
@@ -99,67 +100,14 @@ absl::Status ReadWeightedQuant(const OpContext& ctx, const RtTensor& in,
 // Quantizes a real value for parameter checks: zp + round(x / scale).
 int32_t QuantizeReal(float x, const QuantInfo& q);
 
-// An index plan for NumPy broadcasting of two inputs of rank <= 6 into the
-// output shape: out[i] = f(a[ia], b[ib]).
-struct BroadcastPlan {
-  static constexpr int kMaxRank = 6;
-  bool same_shape = false;  // a, b and out are all the same shape
-  int rank = 0;
-  int64_t out_dims[kMaxRank] = {};
-  int64_t a_strides[kMaxRank] = {};  // 0 on broadcast axes
-  int64_t b_strides[kMaxRank] = {};
-  int64_t num_elements = 0;
-};
-absl::Status MakeBroadcastPlan(const OpContext& ctx,
-                               absl::Span<const int64_t> a,
-                               absl::Span<const int64_t> b,
-                               BroadcastPlan* plan);
-
-// Calls f(out_index, a_index, b_index) for output elements [begin, end).
-template <typename F>
-void ForEachBroadcast(const BroadcastPlan& p, int64_t begin, int64_t end,
-                      F&& f) {
-  if (p.same_shape) {
-    for (int64_t i = begin; i < end; ++i) f(i, i, i);
-    return;
-  }
-  // Decompose `begin` into coordinates, then step like an odometer.
-  int64_t coord[BroadcastPlan::kMaxRank] = {};
-  int64_t rem = begin;
-  int64_t ia = 0, ib = 0;
-  for (int d = p.rank - 1; d >= 0; --d) {
-    coord[d] = p.out_dims[d] == 0 ? 0 : rem % p.out_dims[d];
-    rem = p.out_dims[d] == 0 ? 0 : rem / p.out_dims[d];
-    ia += coord[d] * p.a_strides[d];
-    ib += coord[d] * p.b_strides[d];
-  }
-  for (int64_t i = begin; i < end; ++i) {
-    f(i, ia, ib);
-    for (int d = p.rank - 1; d >= 0; --d) {
-      ++coord[d];
-      ia += p.a_strides[d];
-      ib += p.b_strides[d];
-      if (coord[d] < p.out_dims[d]) break;
-      ia -= coord[d] * p.a_strides[d];
-      ib -= coord[d] * p.b_strides[d];
-      coord[d] = 0;
-    }
-  }
-}
+// The broadcast plan (broadcast.h) of two inputs into their NumPy output
+// shape, which is returned in `out`. TFLite's integer kernels broadcast up
+// to rank 6, and so do these.
+absl::Status PlanBroadcast2(const OpContext& ctx, const Dims& a, const Dims& b,
+                            BroadcastPlan* plan, Dims* out);
 
 // Elements per chunk of elementwise work (ParallelChunks).
-inline constexpr int64_t kElementwiseChunk = 1 << 14;
-
-// f(out_index, a_index, b_index) for every output element of `plan`, in
-// chunks of kElementwiseChunk.
-template <typename F>
-void ParallelBroadcast(const OpContext& ctx, const BroadcastPlan& plan,
-                       const F& f) {
-  ParallelChunks(ctx, plan.num_elements, kElementwiseChunk,
-                 [&plan, &f](int64_t begin, int64_t end) {
-                   ForEachBroadcast(plan, begin, end, f);
-                 });
-}
+inline constexpr int64_t kElementwiseChunk = kBroadcastGrain;
 
 // Per-task scratch memory: `slots` buffers of `bytes` each; a running task
 // borrows a free one for its duration. Sized in prepare, used in eval.

@@ -19,7 +19,8 @@ namespace {
 struct MinMaxState : KernelState {
   bool is_max = true;
   ir::DataType type = ir::DataType::kInt8;
-  integer::BroadcastPlan plan;
+  BroadcastPlan plan;
+  Dims out_shape;
 };
 
 template <typename T>
@@ -28,15 +29,13 @@ void RunMinMax(OpContext& ctx, const MinMaxState& s) {
   const T* b = ctx.input(1)->Data<T>();
   T* y = ctx.output(0)->Data<T>();
   if (s.is_max) {
-    integer::ParallelBroadcast(ctx, s.plan,
-                               [=](int64_t i, int64_t ia, int64_t ib) {
-                                 y[i] = std::max(a[ia], b[ib]);
-                               });
+    ForEachElement(ctx, s.plan, [=](int64_t i, int64_t ia, int64_t ib) {
+      y[i] = std::max(a[ia], b[ib]);
+    });
   } else {
-    integer::ParallelBroadcast(ctx, s.plan,
-                               [=](int64_t i, int64_t ia, int64_t ib) {
-                                 y[i] = std::min(a[ia], b[ib]);
-                               });
+    ForEachElement(ctx, s.plan, [=](int64_t i, int64_t ia, int64_t ib) {
+      y[i] = std::min(a[ia], b[ib]);
+    });
   }
 }
 
@@ -58,10 +57,9 @@ absl::Status PrepareMinMax(OpContext& ctx, bool is_max) {
   auto state = std::make_unique<MinMaxState>();
   state->is_max = is_max;
   state->type = a->type;
-  RETURN_IF_ERROR(
-      integer::MakeBroadcastPlan(ctx, a->shape, b->shape, &state->plan));
-  ctx.SetOutputShape(
-      0, Dims(state->plan.out_dims, state->plan.out_dims + state->plan.rank));
+  RETURN_IF_ERROR(integer::PlanBroadcast2(ctx, a->shape, b->shape, &state->plan,
+                                          &state->out_shape));
+  ctx.SetOutputShape(0, state->out_shape);
   ctx.set_state(std::move(state));
   return absl::OkStatus();
 }

@@ -23,7 +23,7 @@ namespace {
 struct PreluState : KernelState {
   numerics::Rounding rounding = numerics::Rounding::kSingle;
   ir::DataType type = ir::DataType::kInt8;
-  integer::BroadcastPlan plan;
+  BroadcastPlan plan;
   int32_t in_offset = 0, alpha_offset = 0, out_offset = 0;
   int32_t m1 = 0, m2 = 0;
   int s1 = 0, s2 = 0;
@@ -35,21 +35,18 @@ void RunPrelu(OpContext& ctx, const PreluState& s) {
   const T* x_data = ctx.input(0)->Data<T>();
   const T* alpha = ctx.input(1)->Data<T>();
   T* y = ctx.output(0)->Data<T>();
-  integer::ParallelBroadcast(
-      ctx, s.plan, [=, &s](int64_t i, int64_t ix, int64_t ia) {
-        const int32_t x = s.in_offset + x_data[ix];
-        int32_t v;
-        if (x >= 0) {
-          v = numerics::MultiplyByQuantizedMultiplier(x, s.m1, s.s1,
-                                                      s.rounding);
-        } else {
-          const int32_t a = s.alpha_offset + alpha[ia];
-          v = numerics::MultiplyByQuantizedMultiplier(x * a, s.m2, s.s2,
-                                                      s.rounding);
-        }
-        y[i] =
-            static_cast<T>(numerics::Clamp(v + s.out_offset, s.qmin, s.qmax));
-      });
+  ForEachElement(ctx, s.plan, [=, &s](int64_t i, int64_t ix, int64_t ia) {
+    const int32_t x = s.in_offset + x_data[ix];
+    int32_t v;
+    if (x >= 0) {
+      v = numerics::MultiplyByQuantizedMultiplier(x, s.m1, s.s1, s.rounding);
+    } else {
+      const int32_t a = s.alpha_offset + alpha[ia];
+      v = numerics::MultiplyByQuantizedMultiplier(x * a, s.m2, s.s2,
+                                                  s.rounding);
+    }
+    y[i] = static_cast<T>(numerics::Clamp(v + s.out_offset, s.qmin, s.qmax));
+  });
 }
 
 }  // namespace
@@ -77,9 +74,9 @@ absl::Status PrepareIntPrelu(OpContext& ctx) {
   PreluState& s = *state;
   s.rounding = ctx.rounding();
   s.type = in->type;
-  RETURN_IF_ERROR(
-      integer::MakeBroadcastPlan(ctx, in->shape, alpha->shape, &s.plan));
-  const Dims out_shape(s.plan.out_dims, s.plan.out_dims + s.plan.rank);
+  Dims out_shape;
+  RETURN_IF_ERROR(integer::PlanBroadcast2(ctx, in->shape, alpha->shape, &s.plan,
+                                          &out_shape));
   if (out_shape != in->shape) {
     return ctx.Error(
         absl::StrCat("alpha '", alpha->name(), "' ", DimsString(alpha->shape),
