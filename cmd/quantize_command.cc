@@ -19,6 +19,7 @@
 #include "cmd/float_region.h"
 #include "cmd/precision_search.h"
 #include "cmd/progress.h"
+#include "cmd/range_search.h"
 #include "cmd/recovery_flags.h"
 #include "cmd/report_output.h"
 #include "formats/tflite_reader.h"
@@ -300,9 +301,31 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
                  ? "mse"
                  : "minmax";
   }
-  ASSIGN_OR_RETURN(options.range, calibration::ParseRangeMethod(method));
+  const bool auto_method = method == "auto";
+  if (auto_method && !(data.has_value() && needs_stats && args.stats.empty())) {
+    return UsageError(
+        "--method auto measures each choice on the samples: it needs --data "
+        "(and scheme int8 or int16x8, without --stats)");
+  }
+  ASSIGN_OR_RETURN(options.range,
+                   calibration::ParseRangeMethod(auto_method ? "mse" : method));
   if (options.scheme == quantizer::Scheme::kInt16x8)
     options.range.num_bits = 16;
+  if (auto_method) {
+    ASSIGN_OR_RETURN(const RangeSearchOutcome found,
+                     SearchRanges(model, work, *stats, *data, fit, options,
+                                  args.threads, flags.numerics, flags.quiet));
+    options.range_overrides = found.overrides;
+    if (!flags.quiet) {
+      std::fprintf(stderr,
+                   "method auto: %zu of %d tensors moved off mse, mean output "
+                   "SQNR %.2f -> %.2f dB on %lld calibration samples (%d "
+                   "trials)\n",
+                   found.overrides.size(), found.tensors, found.start_db,
+                   found.final_db, static_cast<long long>(found.samples),
+                   found.trials);
+    }
+  }
   std::vector<std::string> search_steps;
   absl::StatusOr<quantizer::QuantizeResult> result;
   if (target && stats.has_value() && data.has_value()) {
@@ -440,9 +463,12 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   sub->add_option("-o,--output", args->output, "The quantized model")
       ->required();
   sub->add_option("--method", args->method,
-                  "Range method: minmax|percentile:P|kl|mse")
+                  "Range method: minmax|percentile:P|kl|mse|auto (auto: per "
+                  "tensor, the one that gives the best outputs on the "
+                  "calibration samples; needs --data)")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
+            if (text == "auto") return "";
             absl::StatusOr<calibration::RangeSpec> spec =
                 calibration::ParseRangeMethod(text);
             return spec.ok() ? ""

@@ -106,6 +106,10 @@ class Planner {
     auto it = repaired_.find(t);
     if (it != repaired_.end()) return it->second;
     calibration::RangeSpec spec = options_.range;
+    if (!options_.range_overrides.empty()) {
+      auto o = options_.range_overrides.find(sg_.tensors[t].name);
+      if (o != options_.range_overrides.end()) spec = o->second;
+    }
     spec.num_bits = p == Precision::kInt16 ? 16 : 8;
     calibration::Range r = calibration::ComputeRange(*stats_.at(t), spec);
     if (p == Precision::kInt16) {

@@ -12,6 +12,7 @@
 #ifndef QFORGE_QUANTIZER_QUANTIZE_H_
 #define QFORGE_QUANTIZER_QUANTIZE_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct QuantizeOptions {
   // beyond the calibrated range no longer clip: palm_detection int16x8,
   // calibrated on 9 photos, 15.2 dB on 6 others at 1x, 30.0 dB at 2x.
   float int16_headroom = 2.0f;
+  // Range methods per activation tensor (by name) in place of `range`:
+  // what --method auto chose (cmd/range_search.h).
+  std::map<std::string, calibration::RangeSpec> range_overrides;
 };
 
 struct KeptFloat {
