@@ -49,16 +49,8 @@ std::optional<double> MetricOf(const report::Report& r, TargetMetric m) {
   switch (m) {
     case TargetMetric::kWorst:
       return report::MinOutputSqnr(r);
-    case TargetMetric::kMean: {
-      double sum = 0;
-      int n = 0;
-      for (const report::OutputReport& o : r.outputs) {
-        if (!std::isfinite(o.metrics.sqnr_db)) continue;  // exact
-        sum += o.metrics.sqnr_db;
-        ++n;
-      }
-      return n == 0 ? std::numeric_limits<double>::infinity() : sum / n;
-    }
+    case TargetMetric::kMean:
+      return report::MeanOutputSqnr(r);
     case TargetMetric::kTop1: {
       std::optional<double> worst;
       for (const report::OutputReport& o : r.outputs) {

@@ -19,18 +19,6 @@ constexpr int64_t kMaxSamples = 64;
 // simpler model.
 constexpr double kMinGainDb = 0.05;
 
-// The outputs' mean SQNR; +inf when every output is exact.
-double MeanOutputSqnr(const report::Report& r) {
-  double sum = 0;
-  int n = 0;
-  for (const report::OutputReport& o : r.outputs) {
-    if (!std::isfinite(o.metrics.sqnr_db)) continue;
-    sum += o.metrics.sqnr_db;
-    ++n;
-  }
-  return n == 0 ? std::numeric_limits<double>::infinity() : sum / n;
-}
-
 std::vector<calibration::RangeSpec> Candidates() {
   std::vector<calibration::RangeSpec> out(3);
   out[0].method = calibration::RangeMethod::kMinMax;
@@ -81,7 +69,7 @@ absl::StatusOr<RangeSearchOutcome> SearchRanges(
     for (int h = 0; h < 2; ++h) {
       ASSIGN_OR_RETURN(const report::Report r,
                        report::BuildReport(model, q.model, data, half[h]));
-      score.db[h] = MeanOutputSqnr(r);
+      score.db[h] = report::MeanOutputSqnr(r);
     }
     ++out.trials;
     return score;

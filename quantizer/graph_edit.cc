@@ -11,14 +11,6 @@
 
 namespace qforge::quantizer {
 
-std::vector<float> FloatValues(const ir::Model& m, const ir::Tensor& t) {
-  const ir::Bytes& data = m.buffers[t.buffer].data;
-  std::vector<float> out(data.size() / sizeof(float));
-  if (!out.empty())
-    std::memcpy(out.data(), data.data(), out.size() * sizeof(float));
-  return out;
-}
-
 absl::Span<const float> FloatSpan(const ir::Model& m, const ir::Tensor& t) {
   const ir::Bytes& data = m.buffers[t.buffer].data;
   // Buffer bytes are aligned for their tensors' type (owned: malloc's
@@ -26,6 +18,11 @@ absl::Span<const float> FloatSpan(const ir::Model& m, const ir::Tensor& t) {
   // can be read as floats in place.
   return {reinterpret_cast<const float*>(data.data()),
           data.size() / sizeof(float)};
+}
+
+std::vector<float> FloatValues(const ir::Model& m, const ir::Tensor& t) {
+  const absl::Span<const float> v = FloatSpan(m, t);
+  return std::vector<float>(v.begin(), v.end());
 }
 
 absl::Status CheckFinite(const ir::Tensor& t, absl::Span<const float> v,
@@ -40,7 +37,7 @@ absl::Status CheckFinite(const ir::Tensor& t, absl::Span<const float> v,
   return absl::OkStatus();
 }
 
-uint32_t AddBuffer(ir::Model& m, std::vector<uint8_t> bytes) {
+uint32_t AddBuffer(ir::Model& m, ir::Bytes bytes) {
   if (m.buffers.empty()) m.buffers.emplace_back();  // the empty sentinel
   m.buffers.push_back(ir::Buffer{std::move(bytes), false});
   return static_cast<uint32_t>(m.buffers.size() - 1);

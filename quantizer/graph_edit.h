@@ -32,14 +32,12 @@ absl::Status CheckFinite(const ir::Tensor& t, absl::Span<const float> v,
                          const std::string& where);
 
 // Appends a buffer holding `bytes`; returns its index.
-uint32_t AddBuffer(ir::Model& m, std::vector<uint8_t> bytes);
+uint32_t AddBuffer(ir::Model& m, ir::Bytes bytes);
 
 // Takes the values as the buffer's bytes (no copy).
 template <typename T>
 uint32_t AddTypedBuffer(ir::Model& m, std::vector<T>&& values) {
-  if (m.buffers.empty()) m.buffers.emplace_back();  // the empty sentinel
-  m.buffers.push_back(ir::Buffer{ir::Bytes::Adopt(std::move(values)), false});
-  return static_cast<uint32_t>(m.buffers.size() - 1);
+  return AddBuffer(m, ir::Bytes::Adopt(std::move(values)));
 }
 template <typename T>
 uint32_t AddTypedBuffer(ir::Model& m, const std::vector<T>& values) {

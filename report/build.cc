@@ -304,6 +304,17 @@ double MinOutputSqnr(const Report& report) {
   return m;
 }
 
+double MeanOutputSqnr(const Report& report) {
+  double sum = 0;
+  int n = 0;
+  for (const OutputReport& o : report.outputs) {
+    if (!std::isfinite(o.metrics.sqnr_db)) continue;  // exact
+    sum += o.metrics.sqnr_db;
+    ++n;
+  }
+  return n == 0 ? std::numeric_limits<double>::infinity() : sum / n;
+}
+
 absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
                                    const ir::Model& quant_model,
                                    const formats::SampleSource& data,

@@ -118,6 +118,10 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
 // The smallest SQNR over the outputs (+inf without outputs).
 double MinOutputSqnr(const Report& report);
 
+// The mean of the outputs' SQNRs, exact (infinite) outputs left out; +inf
+// when every output is exact.
+double MeanOutputSqnr(const Report& report);
+
 // What to try next: the layers adding the most noise themselves (at most
 // `n`), each with the quantize flag that raises its op, by the float
 // model's op index.
