@@ -293,8 +293,13 @@ absl::StatusOr<ir::HostTensor> ImageToTensor(const Image& image,
     return DataError(file, absl::StrCat("image of ", h, "x", w,
                                         " is over qforge's size limit"));
   }
-  const Image ready =
-      ResizeBilinear(ConvertColor(image, g.channels, options.color), h, w);
+  // Most photos are already what the input wants (RGB into 3 channels):
+  // skip the full-size conversion copy.
+  const bool as_is = image.channels == g.channels &&
+                     (g.channels == 1 || options.color == ImageOptions::kRgb);
+  Image converted;
+  if (!as_is) converted = ConvertColor(image, g.channels, options.color);
+  const Image ready = ResizeBilinear(as_is ? image : converted, h, w);
 
   std::vector<int64_t> shape(input.shape.begin(), input.shape.end());
   if (shape.size() >= 3) shape[0] = 1;
