@@ -187,8 +187,9 @@ std::vector<formats::InputDesc> InputDescs(const ir::Model& model) {
 
 absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
                                                const ir::Model& model,
-                                               bool quiet) {
+                                               bool quiet, bool fingerprint) {
   formats::LoadOptions options;
+  options.fingerprint = fingerprint;
   const std::vector<formats::InputDesc> inputs = InputDescs(model);
   RETURN_IF_ERROR(CheckColorFitsInputs(flags, inputs));
   if (!flags.resize.empty()) {

@@ -34,10 +34,12 @@ void AddDataFlags(CLI::App* app, DataFlags& flags, bool required);
 std::vector<formats::InputDesc> InputDescs(const ir::Model& model);
 
 // Prints the data layer's notes (audio left after the last window) to
-// stderr unless `quiet`.
+// stderr unless `quiet`. `fingerprint` false skips hashing the data (for
+// commands that record no fingerprint).
 absl::StatusOr<formats::SampleSource> OpenData(const DataFlags& flags,
                                                const ir::Model& model,
-                                               bool quiet);
+                                               bool quiet,
+                                               bool fingerprint = true);
 
 // The files `source` reads and the --data paths themselves (lists, folders):
 // what an output must not replace.

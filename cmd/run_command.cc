@@ -60,7 +60,8 @@ absl::StatusOr<ir::HostTensor> Stack(const std::vector<ir::HostTensor>& parts,
 absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   ASSIGN_OR_RETURN(ir::Model model, formats::ReadTfliteFile(args.model));
   ASSIGN_OR_RETURN(formats::SampleSource data,
-                   OpenData(args.data, model, flags.quiet));
+                   OpenData(args.data, model, flags.quiet,
+                            /*fingerprint=*/false));
   std::vector<std::string> inputs = DataInputPaths(args.data, data);
   inputs.push_back(args.model);
   if (data.size() == 0) {

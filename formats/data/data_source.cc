@@ -27,6 +27,11 @@ namespace {
 // Bump when the bytes a data set turns into change for the same files.
 constexpr char kFingerprintVersion[] = "qforge-data/2";  // 2: XXH3 contents
 
+// Array files whose mapping stays open for reading samples. Each is one
+// kernel mapping (Linux allows ~65k per process); a folder of a hundred
+// thousand one-sample .npy files reads the files past this count instead.
+constexpr int64_t kMaxKeptMappings = 4096;
+
 // Every error names the model input; parsers only know the file.
 absl::Status WithInput(const absl::Status& status, const InputDesc& input) {
   if (status.ok() || absl::StrContains(status.message(), "input '")) {
@@ -136,7 +141,7 @@ absl::StatusOr<SampleSource> SampleSource::Open(
   fingerprint.UpdateString(kFingerprintVersion);
   HashOptions(fingerprint, options);
   for (const SpecDigest& d : digests) fingerprint.UpdateU64(d.digest);
-  source.fingerprint_ = fingerprint.HexDigest();
+  if (options.fingerprint) source.fingerprint_ = fingerprint.HexDigest();
   return source;
 }
 
@@ -147,8 +152,12 @@ absl::Status SampleSource::AddNpz(const DataSpec& spec, Fnv1a64& hash,
         "--data '", spec.text, "': an .npz binds its arrays by key; drop '",
         spec.binding, "='"));
   }
-  ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, ReadFileBytes(spec.path));
-  HashFile(hash, LastComponent(spec.path), bytes);
+  ASSIGN_OR_RETURN(const std::shared_ptr<const MappedFile> mapped,
+                   MappedFile::Open(spec.path, /*populate=*/true));
+  const absl::Span<const uint8_t> bytes = mapped->bytes();
+  if (options_.fingerprint) HashFile(hash, LastComponent(spec.path), bytes);
+  const bool keep = kept_mappings_ < kMaxKeptMappings;
+  kept_mappings_ += keep ? 1 : 0;
   ASSIGN_OR_RETURN(const std::vector<NpzArray> arrays,
                    IndexNpz(bytes, spec.path));
   if (arrays.empty()) {
@@ -167,9 +176,16 @@ absl::Status SampleSource::AddNpz(const DataSpec& spec, Fnv1a64& hash,
     ASSIGN_OR_RETURN(
         const ArrayFit fit,
         FitArray(array.header.type, array.header.shape, inputs_[input], where));
-    AddArray(input, spec.path,
-             absl::StrCat(LastComponent(spec.path), "[", array.key, "]"), fit,
-             array.data_offset, array.inflated);
+    std::string label =
+        absl::StrCat(LastComponent(spec.path), "[", array.key, "]");
+    if (array.inflated != nullptr) {
+      AddArray(input, spec.path, std::move(label), fit, array.data_offset,
+               array.inflated->data(), array.inflated);
+    } else {
+      AddArray(input, spec.path, std::move(label), fit, array.data_offset,
+               keep ? bytes.data() : nullptr,
+               keep ? mapped : std::shared_ptr<const MappedFile>());
+    }
     order = std::min(order, input);
   }
   return absl::OkStatus();
@@ -187,16 +203,23 @@ absl::Status SampleSource::AddFiles(const DataSpec& spec, size_t input,
     absl::StatusOr<std::shared_ptr<const MappedFile>> mapped =
         MappedFile::Open(file.path, /*populate=*/true);
     if (!mapped.ok()) return WithInput(mapped.status(), inputs_[input]);
-    const absl::Span<const uint8_t> bytes = (*mapped)->bytes();
-    HashFile(hash, file.label, bytes);
-    RETURN_IF_ERROR(WithInput(AddFile(input, file, bytes), inputs_[input]));
+    if (options_.fingerprint) HashFile(hash, file.label, (*mapped)->bytes());
+    RETURN_IF_ERROR(WithInput(AddFile(input, file, *mapped), inputs_[input]));
   }
   return absl::OkStatus();
 }
 
-absl::Status SampleSource::AddFile(size_t input, const SampleFile& file,
-                                   absl::Span<const uint8_t> bytes) {
+absl::Status SampleSource::AddFile(
+    size_t input, const SampleFile& file,
+    const std::shared_ptr<const MappedFile>& mapped) {
   const InputDesc& in = inputs_[input];
+  const absl::Span<const uint8_t> bytes = mapped->bytes();
+  // Array samples are read from the kept mapping (no open, read and copy
+  // per sample); images are decoded from the file each time.
+  const bool keep = kept_mappings_ < kMaxKeptMappings;
+  const uint8_t* base = keep ? bytes.data() : nullptr;
+  std::shared_ptr<const void> owner;
+  if (keep) owner = mapped;
   const std::optional<SpecKind> kind = SampleFileKind(file.path);
   if (!kind.has_value()) {
     return absl::InvalidArgumentError(
@@ -208,7 +231,9 @@ absl::Status SampleSource::AddFile(size_t input, const SampleFile& file,
                        ParseNpyHeader(bytes, file.path));
       ASSIGN_OR_RETURN(const ArrayFit fit,
                        FitArray(header.type, header.shape, in, file.path));
-      AddArray(input, file.path, file.label, fit, header.data_offset, nullptr);
+      kept_mappings_ += keep ? 1 : 0;
+      AddArray(input, file.path, file.label, fit, header.data_offset, base,
+               owner);
       return absl::OkStatus();
     }
     case SpecKind::kRaw: {
@@ -228,7 +253,8 @@ absl::Status SampleSource::AddFile(size_t input, const SampleFile& file,
       ASSIGN_OR_RETURN(const ArrayFit fit,
                        FitFlat(static_cast<int64_t>(bytes.size() / esize), in,
                                Conversion::kCopy, file.path));
-      AddArray(input, file.path, file.label, fit, 0, nullptr);
+      kept_mappings_ += keep ? 1 : 0;
+      AddArray(input, file.path, file.label, fit, 0, base, owner);
       return absl::OkStatus();
     }
     case SpecKind::kWav: {
@@ -255,7 +281,9 @@ absl::Status SampleSource::AddFile(size_t input, const SampleFile& file,
             fit.sample_elements, " (hop ", fit.stride_elements, "); the last ",
             dropped, " samples are dropped"));
       }
-      AddArray(input, file.path, file.label, fit, info.data_offset, nullptr);
+      kept_mappings_ += keep ? 1 : 0;
+      AddArray(input, file.path, file.label, fit, info.data_offset, base,
+               owner);
       return absl::OkStatus();
     }
     case SpecKind::kImage: {
@@ -281,10 +309,10 @@ absl::Status SampleSource::AddFile(size_t input, const SampleFile& file,
   return absl::InternalError("SampleFileKind returned a container kind");
 }
 
-void SampleSource::AddArray(
-    size_t input, const std::string& path, std::string label,
-    const ArrayFit& fit, uint64_t offset,
-    std::shared_ptr<const std::vector<uint8_t>> memory) {
+void SampleSource::AddArray(size_t input, const std::string& path,
+                            std::string label, const ArrayFit& fit,
+                            uint64_t offset, const uint8_t* base,
+                            std::shared_ptr<const void> owner) {
   Segment seg;
   seg.kind = Segment::Kind::kArray;
   seg.path = path;
@@ -299,7 +327,8 @@ void SampleSource::AddArray(
   const uint64_t element_bytes = SourceElementSize(fit.conversion, copy_size);
   seg.sample_bytes = static_cast<uint64_t>(fit.sample_elements) * element_bytes;
   seg.stride_bytes = static_cast<uint64_t>(fit.stride_elements) * element_bytes;
-  seg.memory = std::move(memory);
+  seg.base = base;
+  seg.owner = std::move(owner);
   plans_[input].segments.push_back(std::move(seg));
 }
 
@@ -350,8 +379,8 @@ absl::StatusOr<ir::HostTensor> SampleSource::Load(size_t input,
       seg->offset + static_cast<uint64_t>(local) * seg->stride_bytes;
   std::vector<uint8_t> read;
   const uint8_t* src = nullptr;
-  if (seg->memory != nullptr) {
-    src = seg->memory->data() + offset;
+  if (seg->base != nullptr) {
+    src = seg->base + offset;
   } else {
     ASSIGN_OR_RETURN(read,
                      ReadFileRange(seg->path, offset,

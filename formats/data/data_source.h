@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "base/mapped_file.h"
 #include "formats/data/convert.h"
 #include "formats/data/image.h"
 #include "formats/data/input_desc.h"
@@ -39,6 +40,9 @@ struct LoadOptions {
   // wav windows (--window, --hop; array_fit.h FitWindows): 0 = the input's
   // length, and a hop of one window.
   int64_t window = 0, hop = 0;
+  // False: file contents are not hashed and Fingerprint() is empty. Commands
+  // that record no fingerprint (run) skip a pass over every data byte.
+  bool fingerprint = true;
 };
 
 class SampleSource {
@@ -65,7 +69,8 @@ class SampleSource {
   // 16 hex digits identifying the data set and the preprocessing options:
   // FNV-1a 64 over each spec (its NAME, kind and last path component) and
   // its files (label, size, bytes), specs ordered by the input they feed.
-  // Independent of the folder the data sits in and of the machine.
+  // Independent of the folder the data sits in and of the machine. Empty
+  // when opened with LoadOptions::fingerprint false.
   std::string Fingerprint() const { return fingerprint_; }
 
   // Things the user should know about how the files became samples (audio
@@ -83,15 +88,17 @@ class SampleSource {
     std::string path;   // file to read
     std::string label;  // for SampleName
     int64_t count = 0;
-    // kArray: sample i is `sample_bytes` bytes at offset + i * sample_bytes,
-    // in `memory` if set (inflated .npz member), else in the file.
+    // kArray: sample i is `sample_bytes` bytes at offset + i * stride_bytes
+    // from `base` if set (an inflated .npz member, or the file's mapping
+    // kept from Open), else read from the file.
     uint64_t offset = 0;
     uint64_t sample_bytes = 0;
     uint64_t stride_bytes = 0;  // from one sample to the next
     int64_t sample_elements = 0;
     Conversion conversion = Conversion::kCopy;
     std::vector<int64_t> shape;
-    std::shared_ptr<const std::vector<uint8_t>> memory;
+    const uint8_t* base = nullptr;
+    std::shared_ptr<const void> owner;  // keeps `base` alive
   };
   struct InputPlan {
     std::vector<Segment> segments;
@@ -104,10 +111,11 @@ class SampleSource {
   absl::Status AddNpz(const DataSpec& spec, Fnv1a64& hash, size_t& order);
   absl::Status AddFiles(const DataSpec& spec, size_t input, Fnv1a64& hash);
   absl::Status AddFile(size_t input, const SampleFile& file,
-                       absl::Span<const uint8_t> bytes);
+                       const std::shared_ptr<const MappedFile>& mapped);
+  // `base`/`owner`: the bytes the offsets refer to, if held in memory.
   void AddArray(size_t input, const std::string& path, std::string label,
-                const ArrayFit& fit, uint64_t offset,
-                std::shared_ptr<const std::vector<uint8_t>> memory);
+                const ArrayFit& fit, uint64_t offset, const uint8_t* base,
+                std::shared_ptr<const void> owner);
   // Sample counts: each input must have data, all the same number.
   absl::Status CountSamples();
 
@@ -122,6 +130,7 @@ class SampleSource {
   int64_t size_ = 0;
   std::string fingerprint_;
   std::vector<std::string> notes_;
+  int64_t kept_mappings_ = 0;  // see kMaxKeptMappings
 };
 
 }  // namespace qforge::formats
