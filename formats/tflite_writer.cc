@@ -305,9 +305,9 @@ std::vector<uint8_t> Finish(const tflite::ModelT& m) {
 using BufferDone = std::function<void(size_t model_index)>;
 
 // Writes the file to `sink` piece by piece. Buffer bytes are never copied
-// into the object model: inline ones go straight into a builder reserved at
-// its final size (so it never reallocates), external ones straight to the
-// sink.
+// into the object model: inline ones are left as uninitialized holes in a
+// builder reserved at its final size (so it never reallocates) and filled
+// from the model on the way out; external ones go straight to the sink.
 absl::Status Serialize(const ir::Model& model, const WriteOptions& options,
                        const ByteSink& sink, const BufferDone& done) {
   const std::vector<int64_t> remap = BufferRemap(model, options.drop_unused);
