@@ -25,7 +25,8 @@ namespace qforge::formats {
 namespace {
 
 // Bump when the bytes a data set turns into change for the same files.
-constexpr char kFingerprintVersion[] = "qforge-data/2";  // 2: XXH3 contents
+// 2: XXH3 contents; 3: JPEG decoded by libjpeg-turbo (stb_image before).
+constexpr char kFingerprintVersion[] = "qforge-data/3";
 
 // Every error names the model input; parsers only know the file.
 absl::Status WithInput(const absl::Status& status, const InputDesc& input) {
