@@ -8,7 +8,8 @@ packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libabsl-dev libflatbuffers-dev flatbuffers-compiler libcli11-dev
   libeigen3-dev nlohmann-json3-dev libstb-dev libgtest-dev libgmock-dev
-  libbenchmark-dev zlib1g-dev libxxhash-dev parallel ninja-build
+  libbenchmark-dev zlib1g-dev libxxhash-dev libjpeg62-turbo-dev parallel
+  ninja-build
 )
 missing=()
 for p in "${packages[@]}"; do

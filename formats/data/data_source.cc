@@ -25,7 +25,8 @@ namespace qforge::formats {
 namespace {
 
 // Bump when the bytes a data set turns into change for the same files.
-constexpr char kFingerprintVersion[] = "qforge-data/2";  // 2: XXH3 contents
+// 2: XXH3 contents; 3: JPEG decoded by libjpeg-turbo (stb_image before).
+constexpr char kFingerprintVersion[] = "qforge-data/3";
 
 // Array files whose mapping stays open for reading samples. Each is one
 // kernel mapping (Linux allows ~65k per process); a folder of a hundred

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "formats/data/bytes.h"
+#include "formats/data/jpeg.h"
 #include "formats/data/stb_guard.h"
 #include "stb_image.h"
 
@@ -64,11 +65,25 @@ absl::StatusOr<Geometry> InputGeometry(const InputDesc& input,
   return g;
 }
 
-absl::StatusOr<std::pair<int, int>> SourceSize(absl::Span<const uint8_t> bytes,
-                                               absl::string_view file) {
+absl::Status CheckSourceSize(int height, int width, absl::string_view file) {
+  if (width <= 0 || height <= 0 || int64_t{width} * height > kMaxSourcePixels) {
+    return DataError(file,
+                     absl::StrCat("image of ", width, "x", height,
+                                  " pixels is empty or over the 64 Mpx limit"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckFileSize(absl::Span<const uint8_t> bytes,
+                           absl::string_view file) {
   if (bytes.size() > static_cast<size_t>(INT_MAX)) {
     return DataError(file, "image file is larger than 2 GiB");
   }
+  return absl::OkStatus();
+}
+
+// Header check of a PNG or BMP (stb_image).
+absl::Status ProbeStb(absl::Span<const uint8_t> bytes, absl::string_view file) {
   RETURN_IF_ERROR(ScreenForStb(bytes, file));
   int w = 0, h = 0, c = 0;
   if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w,
@@ -77,12 +92,7 @@ absl::StatusOr<std::pair<int, int>> SourceSize(absl::Span<const uint8_t> bytes,
         file, absl::StrCat("cannot decode image (", stbi_failure_reason(),
                            "); qforge reads png, jpg and bmp"));
   }
-  if (w <= 0 || h <= 0 || int64_t{w} * h > kMaxSourcePixels) {
-    return DataError(file,
-                     absl::StrCat("image of ", w, "x", h,
-                                  " pixels is empty or over the 64 Mpx limit"));
-  }
-  return std::make_pair(h, w);
+  return CheckSourceSize(h, w, file);
 }
 
 uint8_t Luma(const uint8_t* rgb) {
@@ -95,12 +105,23 @@ uint8_t Luma(const uint8_t* rgb) {
 
 absl::Status ProbeImage(absl::Span<const uint8_t> bytes,
                         absl::string_view file) {
-  return SourceSize(bytes, file).status();
+  RETURN_IF_ERROR(CheckFileSize(bytes, file));
+  if (IsJpeg(bytes)) {
+    ASSIGN_OR_RETURN(const JpegHeader header, ReadJpegHeader(bytes, file));
+    return CheckSourceSize(header.height, header.width, file);
+  }
+  return ProbeStb(bytes, file);
 }
 
 absl::StatusOr<Image> DecodeImage(absl::Span<const uint8_t> bytes,
                                   absl::string_view file) {
-  RETURN_IF_ERROR(SourceSize(bytes, file).status());
+  RETURN_IF_ERROR(CheckFileSize(bytes, file));
+  if (IsJpeg(bytes)) {
+    return DecodeJpeg(bytes, file, [file](int height, int width) {
+      return CheckSourceSize(height, width, file);
+    });
+  }
+  RETURN_IF_ERROR(ProbeStb(bytes, file));
   int w = 0, h = 0, c = 0;
   std::unique_ptr<stbi_uc, void (*)(void*)> data(
       stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w,

@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Images (png, jpg, bmp; decoded by stb_image) as model input tensors.
+// Images (jpg decoded by libjpeg-turbo, see jpeg.h; png and bmp by
+// stb_image) as model input tensors.
 //
 // Pipeline: decode -> color conversion at the source size -> bilinear resize
 // to the input's H x W -> per-element value. Every step is integer (or exact

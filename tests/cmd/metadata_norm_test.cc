@@ -5,7 +5,7 @@
 // given. The CLI cases use the corpus's mobilenet_v1_0.25_224 with metadata
 // (mean 127.5, std 127.5, per tflite-support's test data) and the bundled
 // 224x224 shoe photo; expected values are (pixel - 127.5) / 127.5 from the
-// pixels stb decodes, and byte-identical to an explicit
+// pixels DecodeImage gives, and byte-identical to an explicit
 // --scale 1 --mean 127.5 --std 127.5 run. The parser cases use metadata
 // buffers built here with the generated schema code.
 #include <cmath>

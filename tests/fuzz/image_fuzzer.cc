@@ -1,7 +1,8 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // libFuzzer target for images (png, jpg, bmp) through the `--data` path:
-// the header probe, decoding (stb_image behind formats/data/stb_guard.cc),
+// the header probe, decoding (libjpeg-turbo for jpg, formats/data/jpeg.cc;
+// stb_image behind formats/data/stb_guard.cc for png and bmp),
 // color conversion, resize and scaling into a model input. The last byte
 // picks the input (type, layout, channels, size) and options. Seed with the
 // images of testdata/data (and testdata/data/fuzz, earlier findings).

@@ -32,7 +32,8 @@ fuzz_seed() {
     wav_fuzzer) cp testdata/data/*.wav "$dir/" ;;
     image_fuzzer)
       cp testdata/data/*.png testdata/data/*.bmp testdata/data/*.jpeg \
-        testdata/data/fuzz/* testdata/mnist/sample0.png "$dir/" ;;
+        testdata/data/jpeg/*.jpg testdata/data/fuzz/* \
+        testdata/mnist/sample0.png "$dir/" ;;
   esac
   # Inputs earlier runs found (crashes fixed since), kept as regressions.
   if [ -d "testdata/fuzz/$target" ]; then cp testdata/fuzz/"$target"/* "$dir/"; fi

@@ -1,10 +1,14 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "formats/data/image.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "formats/data/fingerprint.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/formats/data/test_util.h"
@@ -311,8 +315,9 @@ TEST(ImageTest, RefusesNonImageInputsAndBadOptions) {
   EXPECT_THAT(bad.status().message(), HasSubstr("x.png: cannot decode image"));
 }
 
-// stb_image 2.27 overflows its Huffman tables when a DHT segment's 16 code
-// counts add up to more than 256; such files are refused before stb runs.
+// A DHT segment whose 16 code counts add up to more than 256 made stb_image
+// 2.27 write past its Huffman tables (stb_guard.cc screened for it); libjpeg
+// refuses such tables itself.
 TEST(ImageTest, RefusesOverfullJpegHuffmanTables) {
   // SOI, then DHT: length 19, class/id 0, sixteen counts of 0xFF (4080).
   std::vector<uint8_t> jpeg = {0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x13, 0x00};
@@ -320,16 +325,20 @@ TEST(ImageTest, RefusesOverfullJpegHuffmanTables) {
   jpeg.insert(jpeg.end(), {0xFF, 0xD9});
   absl::StatusOr<Image> image = DecodeImage(jpeg, "h.jpg");
   ASSERT_FALSE(image.ok());
+  EXPECT_EQ(image.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(image.status().message(),
-            "h.jpg: cannot decode image (corrupt JPEG: Huffman table with more "
-            "than 256 codes)");
-  // Also when stray bytes precede the segment, or it follows a scan.
+            "h.jpg: cannot decode image (libjpeg: Bogus Huffman table "
+            "definition)");
+  EXPECT_EQ(ProbeImage(jpeg, "h.jpg"), image.status());
+  // Also when stray bytes precede the segment, FF fill bytes the SOI marker,
+  // or it follows a scan.
   std::vector<uint8_t> junk = {0xFF, 0xD8, 0x12, 0x34};
   junk.insert(junk.end(), jpeg.begin() + 2, jpeg.end());
   EXPECT_FALSE(DecodeImage(junk, "j.jpg").ok());
-  std::vector<uint8_t> fill = {0xFF, 0xFF, 0xFF};  // stb skips FF fill
+  std::vector<uint8_t> fill = {0xFF, 0xFF, 0xFF};
   fill.insert(fill.end(), jpeg.begin() + 1, jpeg.end());
-  EXPECT_FALSE(DecodeImage(fill, "f.jpg").ok());
+  EXPECT_THAT(DecodeImage(fill, "f.jpg").status().message(),
+              HasSubstr("Bogus Huffman table"));
   std::vector<uint8_t> after_scan = {0xFF, 0xD8, 0xFF, 0xDA,
                                      0x00, 0x02, 0x55, 0x66};
   after_scan.insert(after_scan.end(), jpeg.begin() + 2, jpeg.end());
@@ -337,13 +346,14 @@ TEST(ImageTest, RefusesOverfullJpegHuffmanTables) {
 }
 
 // Inputs libFuzzer found (testdata/data/fuzz/): the sanitizer build must
-// decode or refuse them without a report.
+// decode or refuse them without a report. The JPEG ones were found against
+// stb_image's decoder and are kept against libjpeg's.
 TEST(ImageTest, FuzzRegressions) {
   EXPECT_THAT(DecodeImage(ReadBytes(TestdataPath("fuzz/jpeg_dht_overflow.jpg")),
                           "d.jpg")
                   .status()
                   .message(),
-              HasSubstr("Huffman table with more than 256 codes"));
+              HasSubstr("d.jpg: cannot decode image (libjpeg: "));
   EXPECT_FALSE(
       DecodeImage(ReadBytes(TestdataPath("fuzz/jpeg_dht_after_fill.jpg")),
                   "f.jpg")
@@ -353,9 +363,215 @@ TEST(ImageTest, FuzzRegressions) {
           .status()
           .message(),
       HasSubstr("empty IDAT chunk"));
-  // IDCT overflow in stb (defined by -fwrapv): any outcome but a crash.
+  // Coefficients that overflowed int in stb's IDCT: any outcome but a crash.
   (void)DecodeImage(ReadBytes(TestdataPath("fuzz/jpeg_idct_overflow.jpg")),
                     "i.jpg");
+}
+
+// --- JPEG (libjpeg-turbo, formats/data/jpeg.cc).
+
+// FNV-1a 64 of the decoded pixel bytes.
+uint64_t PixelHash(const Image& image) {
+  Fnv1a64 h;
+  h.Update(image.pixels);
+  return h.digest();
+}
+
+// Reference decodes: Pillow 9.4 (Debian python3-pil), whose bytes also match
+// `djpeg -pnm` (Debian libjpeg-turbo-progs 2.1.5) exactly, hashed the same
+// way:
+//   /usr/bin/python3 -c 'import sys; from PIL import Image
+//   h = 0xcbf29ce484222325
+//   for b in Image.open(sys.argv[1]).tobytes():
+//       h = ((h ^ b) * 0x100000001b3) % 2**64
+//   print(hex(h))' FILE
+// Both decode with libjpeg-turbo's defaults too, so they check how qforge
+// drives libjpeg (color space, full scale, row order), not libjpeg itself.
+// stb_image, the decoder before libjpeg, gave other bytes: on the corpus
+// photos 3% of the bytes differ from these, by at most 3.
+struct JpegReference {
+  const char* file;
+  int height, width, channels;
+  uint64_t hash;
+};
+
+TEST(JpegTest, DecodesLikeTheReferenceDecoder) {
+  for (const JpegReference& r : {
+           JpegReference{"shoe_224_224_3.jpeg", 224, 224, 3,
+                         0x2ef56fee0b591675},  // baseline 4:2:0
+           JpegReference{"jpeg/gray_32x24.jpg", 24, 32, 1,
+                         0xcc99c34910565660},  // 1 component
+           JpegReference{"jpeg/progressive_48x32.jpg", 32, 48, 3,
+                         0x6c82a6b6e88d07ab},  // progressive
+       }) {
+    SCOPED_TRACE(r.file);
+    const std::vector<uint8_t> bytes = ReadBytes(TestdataPath(r.file));
+    EXPECT_TRUE(ProbeImage(bytes, r.file).ok());
+    absl::StatusOr<Image> image = DecodeImage(bytes, r.file);
+    ASSERT_TRUE(image.ok()) << image.status();
+    EXPECT_EQ(image->height, r.height);
+    EXPECT_EQ(image->width, r.width);
+    EXPECT_EQ(image->channels, r.channels);
+    EXPECT_EQ(PixelHash(*image), r.hash);
+  }
+  // A few of the shoe's pixels as Pillow gives them, for the eye.
+  absl::StatusOr<Image> shoe =
+      DecodeImage(ReadBytes(TestdataPath("shoe_224_224_3.jpeg")), "s.jpeg");
+  ASSERT_TRUE(shoe.ok());
+  const auto rgb = [&](int y, int x) {
+    const uint8_t* p = &shoe->pixels[(static_cast<size_t>(y) * 224 + x) * 3];
+    return std::vector<int>{p[0], p[1], p[2]};
+  };
+  EXPECT_THAT(rgb(0, 0), ElementsAre(124, 81, 47));
+  EXPECT_THAT(rgb(112, 112), ElementsAre(116, 45, 23));
+  EXPECT_THAT(rgb(223, 223), ElementsAre(184, 116, 43));
+}
+
+// Adobe CMYK (Pillow writes the APP14 marker and inverted values, as
+// Photoshop does): RGB = (255 - ink) * (255 - K) / 255, rounded, as
+// stb_image and djpeg convert it (both give these four colors). Four flat
+// 8x8 quadrants at quality 100, so each decodes exactly.
+TEST(JpegTest, AdobeCmykBecomesRgb) {
+  absl::StatusOr<Image> image =
+      DecodeImage(ReadBytes(TestdataPath("jpeg/cmyk_16x16.jpg")), "c.jpg");
+  ASSERT_TRUE(image.ok()) << image.status();
+  ASSERT_EQ(image->height, 16);
+  ASSERT_EQ(image->width, 16);
+  ASSERT_EQ(image->channels, 3);
+  const auto rgb = [&](int y, int x) {
+    const uint8_t* p = &image->pixels[(static_cast<size_t>(y) * 16 + x) * 3];
+    return std::vector<int>{p[0], p[1], p[2]};
+  };
+  for (int y = 0; y < 16; ++y) {
+    for (int x = 0; x < 16; ++x) {
+      SCOPED_TRACE(absl::StrCat(y, ",", x));
+      // (C, M, Y, K) of the quadrant in the comment.
+      if (y < 8 && x < 8) {
+        EXPECT_THAT(rgb(y, x), ElementsAre(255, 0, 0));  // (0, 255, 255, 0)
+      } else if (y < 8) {
+        EXPECT_THAT(rgb(y, x), ElementsAre(127, 127, 127));  // (0, 0, 0, 128)
+      } else if (x < 8) {
+        EXPECT_THAT(rgb(y, x), ElementsAre(0, 191, 191));  // (255, 0, 0, 64)
+      } else {
+        EXPECT_THAT(rgb(y, x), ElementsAre(223, 191, 159));  // (32, 64, 96, 0)
+      }
+    }
+  }
+  EXPECT_EQ(PixelHash(*image), 0x3fab492585f825e5u);  // djpeg -pnm's
+}
+
+// FF fill bytes may precede the SOI marker (stb_image took them too).
+TEST(JpegTest, FillBytesBeforeSoi) {
+  std::vector<uint8_t> bytes = ReadBytes(TestdataPath("shoe_224_224_3.jpeg"));
+  bytes.insert(bytes.begin(), {0xFF, 0xFF});
+  absl::StatusOr<Image> image = DecodeImage(bytes, "f.jpg");
+  ASSERT_TRUE(image.ok()) << image.status();
+  EXPECT_EQ(PixelHash(*image), 0x2ef56fee0b591675u);
+}
+
+// A file that ends early is refused, like a truncated PNG: libjpeg would
+// make up the missing rows. Its header alone still probes fine.
+TEST(JpegTest, RefusesTruncatedFiles) {
+  const std::vector<uint8_t> bytes =
+      ReadBytes(TestdataPath("shoe_224_224_3.jpeg"));
+  const std::string want =
+      "t.jpg: cannot decode image (libjpeg: Premature end of JPEG file)";
+  ::testing::internal::CaptureStderr();
+  const std::vector<uint8_t> half(bytes.begin(),
+                                  bytes.begin() + bytes.size() / 2);
+  EXPECT_TRUE(ProbeImage(half, "t.jpg").ok());
+  EXPECT_EQ(DecodeImage(half, "t.jpg").status().message(), want);
+  // Only the EOI marker missing: refused too (what follows the scan is
+  // read ahead, and libjpeg cannot tell a file cut there from one cut
+  // inside the scan before it has made rows up).
+  const std::vector<uint8_t> no_eoi(bytes.begin(), bytes.end() - 2);
+  EXPECT_EQ(DecodeImage(no_eoi, "t.jpg").status().message(), want);
+  // Cut inside the header: the probe fails already.
+  const std::vector<uint8_t> header(bytes.begin(), bytes.begin() + 100);
+  EXPECT_EQ(ProbeImage(header, "t.jpg").message(), want);
+  const std::vector<uint8_t> soi(bytes.begin(), bytes.begin() + 2);
+  EXPECT_FALSE(DecodeImage(soi, "t.jpg").ok());
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");  // nothing printed
+}
+
+// Corrupt data: a fatal libjpeg error is one line naming the file. Damage
+// inside the entropy-coded data, which libjpeg only warns about, decodes to
+// libjpeg's best effort, as stb_image decoded such files. Nothing is
+// printed either way.
+TEST(JpegTest, CorruptData) {
+  const std::vector<uint8_t> bytes =
+      ReadBytes(TestdataPath("shoe_224_224_3.jpeg"));
+  ::testing::internal::CaptureStderr();
+  // Garbage after the SOI marker.
+  std::vector<uint8_t> garbage = {0xFF, 0xD8, 0xFF};
+  std::mt19937 rng(7);
+  for (int i = 0; i < 300; ++i) {
+    garbage.push_back(static_cast<uint8_t>(rng()));
+  }
+  absl::StatusOr<Image> image = DecodeImage(garbage, "g.jpg");
+  ASSERT_FALSE(image.ok());
+  EXPECT_EQ(image.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(image.status().message(),
+              HasSubstr("g.jpg: cannot decode image (libjpeg: "));
+  EXPECT_EQ(image.status().message().find('\n'), absl::string_view::npos);
+  // A header field libjpeg refuses: 12-bit samples (SOF0 at byte 158:
+  // FF C0, length, precision).
+  ASSERT_EQ(bytes[158], 0xFF);
+  ASSERT_EQ(bytes[159], 0xC0);
+  std::vector<uint8_t> twelve = bytes;
+  twelve[162] = 12;
+  EXPECT_EQ(DecodeImage(twelve, "p.jpg").status().message(),
+            "p.jpg: cannot decode image (libjpeg: Unsupported JPEG data "
+            "precision 12)");
+  // Zeroed or FF bytes in the middle of the scan: "corrupt JPEG data"
+  // warnings only (the rest of the scan is lost to the FF run).
+  for (const uint8_t fill : {0x00, 0xFF}) {
+    std::vector<uint8_t> damaged = bytes;
+    std::fill(damaged.begin() + 1609, damaged.begin() + 1617, fill);
+    image = DecodeImage(damaged, "z.jpg");
+    ASSERT_TRUE(image.ok()) << image.status();
+    EXPECT_EQ(image->pixels.size(), 224u * 224 * 3);
+  }
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+// The header's size is checked against the 64 Mpx limit before libjpeg
+// allocates anything for the pixels (a 65000x65000 RGB buffer would be
+// 12.7 GB; the sanitizer build would report the attempt).
+TEST(JpegTest, RefusesHugeHeadersBeforeDecoding) {
+  const std::vector<uint8_t> bytes =
+      ReadBytes(TestdataPath("shoe_224_224_3.jpeg"));
+  // SOF0: FF C0, length (2), precision (1), height (2), width (2).
+  size_t at = 0;
+  while (at + 9 < bytes.size() &&
+         !(bytes[at] == 0xFF && bytes[at + 1] == 0xC0)) {
+    ++at;
+  }
+  ASSERT_LT(at + 9, bytes.size());
+  const auto with_size = [&](int height, int width) {
+    std::vector<uint8_t> b = bytes;
+    b[at + 5] = static_cast<uint8_t>(height >> 8);
+    b[at + 6] = static_cast<uint8_t>(height & 0xFF);
+    b[at + 7] = static_cast<uint8_t>(width >> 8);
+    b[at + 8] = static_cast<uint8_t>(width & 0xFF);
+    return b;
+  };
+  ASSERT_TRUE(DecodeImage(with_size(224, 224), "ok.jpg").ok());
+  for (const auto& [h, w] :
+       {std::make_pair(65000, 65000), std::make_pair(9000, 8000)}) {
+    const std::vector<uint8_t> big = with_size(h, w);
+    const std::string want =
+        absl::StrCat("big.jpg: image of ", w, "x", h,
+                     " pixels is empty or over the 64 Mpx limit");
+    EXPECT_EQ(ProbeImage(big, "big.jpg").message(), want);
+    EXPECT_EQ(DecodeImage(big, "big.jpg").status().message(), want);
+  }
+  // Over libjpeg's own limit of 65500 a side; and an empty image.
+  EXPECT_EQ(DecodeImage(with_size(65535, 65535), "big.jpg").status().message(),
+            "big.jpg: cannot decode image (libjpeg: Maximum supported image "
+            "dimension is 65500 pixels)");
+  EXPECT_THAT(DecodeImage(with_size(0, 224), "e.jpg").status().message(),
+              HasSubstr("e.jpg: cannot decode image (libjpeg: "));
 }
 
 TEST(ImageTest, RefusesPngIdatLies) {
