@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/file_io.h"
+#include "base/status_macros.h"
 #include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/model_summary.h"
