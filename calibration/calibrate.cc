@@ -53,6 +53,7 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
   struct Worker {
     std::unique_ptr<runtime::Interpreter> interpreter;
     std::unique_ptr<StatsCollector> collector;
+    std::vector<ir::HostTensor> inputs;
     absl::Status status;
   };
   std::vector<Worker> workers(static_cast<size_t>(threads));
@@ -74,11 +75,10 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
     for (;;) {
       const int64_t k = next.fetch_add(1);
       if (k >= static_cast<int64_t>(samples.size()) || failed) return;
-      absl::StatusOr<std::vector<ir::HostTensor>> inputs = data.Get(samples[k]);
+      // The worker's input buffers are reused sample after sample.
+      absl::Status s = data.GetInto(samples[k], w.inputs);
       w.collector->SetSample(static_cast<uint64_t>(samples[k]));
-      absl::Status s = inputs.ok()
-                           ? w.interpreter->Run(*inputs, w.collector.get())
-                           : inputs.status();
+      if (s.ok()) s = w.interpreter->Run(w.inputs, w.collector.get());
       if (!s.ok()) {
         w.status =
             absl::Status(s.code(), absl::StrCat("sample ", samples[k], " (",

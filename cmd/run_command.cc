@@ -109,13 +109,14 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   std::mutex progress_mu;
   Progress progress("run", flags.quiet);
   auto work = [&](runtime::Interpreter& interpreter) {
+    // Reused sample after sample (unless --save-inputs keeps them).
+    std::vector<ir::HostTensor> given;
     for (;;) {
       const int64_t i = next.fetch_add(1);
       if (i >= n || failed) return;
       const size_t at = static_cast<size_t>(i);
-      absl::StatusOr<std::vector<ir::HostTensor>> given = data.Get(i);
-      absl::Status s = given.status();
-      if (s.ok()) s = interpreter.Run(*given);
+      absl::Status s = data.GetInto(i, given);
+      if (s.ok()) s = interpreter.Run(given);
       if (!s.ok()) {
         failures[at] = absl::Status(
             s.code(), absl::StrCat(args.model, ": sample ", i, " (",
@@ -126,8 +127,8 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
       for (int k = 0; k < num_outputs; ++k) {
         outputs[static_cast<size_t>(k)][at] = interpreter.OutputHost(k);
       }
-      for (size_t k = 0; k < saved.size() && k < given->size(); ++k) {
-        saved[k][at] = std::move((*given)[k]);
+      for (size_t k = 0; k < saved.size() && k < given.size(); ++k) {
+        saved[k][at] = std::move(given[k]);
       }
       const int64_t d = ++done;
       std::lock_guard<std::mutex> lock(progress_mu);

@@ -367,14 +367,16 @@ std::pair<const SampleSource::Segment*, int64_t> SampleSource::Locate(
   return {&plan.segments[k], index - start};
 }
 
-absl::StatusOr<ir::HostTensor> SampleSource::Load(size_t input,
-                                                  int64_t index) const {
+absl::Status SampleSource::Load(size_t input, int64_t index,
+                                ir::HostTensor& out) const {
   const auto [seg, local] = Locate(input, index);
   const InputDesc& in = inputs_[input];
   if (seg->kind == Segment::Kind::kImage) {
     ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes,
                      ReadFileBytes(seg->path));
-    return LoadImageTensor(bytes, in, options_.image, seg->path);
+    ASSIGN_OR_RETURN(out,
+                     LoadImageTensor(bytes, in, options_.image, seg->path));
+    return absl::OkStatus();
   }
   const uint64_t offset =
       seg->offset + static_cast<uint64_t>(local) * seg->stride_bytes;
@@ -388,34 +390,41 @@ absl::StatusOr<ir::HostTensor> SampleSource::Load(size_t input,
                                    static_cast<size_t>(seg->sample_bytes)));
     src = read.data();
   }
-  ir::HostTensor tensor(in.type, seg->shape);
+  if (out.type() != in.type || out.shape() != seg->shape) {
+    out = ir::HostTensor(in.type, seg->shape);
+  }
   const int64_t count = seg->conversion == Conversion::kCopy
                             ? static_cast<int64_t>(seg->sample_bytes)
                             : seg->sample_elements;
   if (seg->conversion == Conversion::kCopy
-          ? tensor.ByteSize() != seg->sample_bytes
-          : tensor.ByteSize() != static_cast<size_t>(count) * 4) {
+          ? out.ByteSize() != seg->sample_bytes
+          : out.ByteSize() != static_cast<size_t>(count) * 4) {
     return absl::InternalError(
         absl::StrCat(seg->path, ": sample size mismatch"));
   }
-  ConvertElements(seg->conversion, src, count, tensor.data());
-  return tensor;
+  ConvertElements(seg->conversion, src, count, out.data());
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<ir::HostTensor>> SampleSource::Get(
     int64_t index) const {
+  std::vector<ir::HostTensor> tensors;
+  RETURN_IF_ERROR(GetInto(index, tensors));
+  return tensors;
+}
+
+absl::Status SampleSource::GetInto(int64_t index,
+                                   std::vector<ir::HostTensor>& tensors) const {
   if (index < 0 || index >= size_) {
     return absl::OutOfRangeError(absl::StrCat(
         "sample index ", index, " is out of range (", size_, " samples)"));
   }
-  std::vector<ir::HostTensor> tensors;
-  tensors.reserve(inputs_.size());
+  tensors.resize(inputs_.size());
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    absl::StatusOr<ir::HostTensor> tensor = Load(i, index);
-    if (!tensor.ok()) return WithInput(tensor.status(), inputs_[i]);
-    tensors.push_back(*std::move(tensor));
+    absl::Status s = Load(i, index, tensors[i]);
+    if (!s.ok()) return WithInput(s, inputs_[i]);
   }
-  return tensors;
+  return absl::OkStatus();
 }
 
 std::string SampleSource::SampleName(int64_t index) const {

@@ -61,6 +61,11 @@ class SampleSource {
   // input order, batch 1, dynamic dims resolved from the data. Safe to call
   // concurrently; the result depends only on `index`.
   absl::StatusOr<std::vector<ir::HostTensor>> Get(int64_t index) const;
+  // Get into `tensors`, reusing the buffers of those that already have the
+  // sample's type and shape (a loop over samples then allocates and clears
+  // no memory per sample). On error `tensors` is unspecified.
+  absl::Status GetInto(int64_t index,
+                       std::vector<ir::HostTensor>& tensors) const;
 
   // Where sample `index` comes from, e.g. "imgs/cat.jpg" or
   // "image=x.npy[3], mask=m.npy[3]" (file labels relative to their spec).
@@ -122,7 +127,8 @@ class SampleSource {
   // The segment holding sample `index` of input `input`, and the index
   // within it.
   std::pair<const Segment*, int64_t> Locate(size_t input, int64_t index) const;
-  absl::StatusOr<ir::HostTensor> Load(size_t input, int64_t index) const;
+  // Loads into `out`, reusing its buffer when its type and shape fit.
+  absl::Status Load(size_t input, int64_t index, ir::HostTensor& out) const;
 
   std::vector<InputDesc> inputs_;
   LoadOptions options_;
