@@ -20,6 +20,7 @@
 #include "formats/data/fingerprint.h"
 #include "formats/data/npy.h"
 #include "formats/data/wav.h"
+#include "ir/types.h"
 
 namespace qforge::formats {
 namespace {
@@ -390,7 +391,13 @@ absl::Status SampleSource::Load(size_t input, int64_t index,
                                    static_cast<size_t>(seg->sample_bytes)));
     src = read.data();
   }
-  if (out.type() != in.type || out.shape() != seg->shape) {
+  // A default-constructed tensor may already have the type and a scalar's
+  // shape but no buffer, so the size decides too.
+  int64_t elements = 1;
+  for (int64_t d : seg->shape) elements *= d;
+  if (out.type() != in.type || out.shape() != seg->shape ||
+      static_cast<int64_t>(out.ByteSize()) !=
+          ir::DenseByteSize(in.type, elements).value_or(0)) {
     out = ir::HostTensor(in.type, seg->shape);
   }
   const int64_t count = seg->conversion == Conversion::kCopy

@@ -65,6 +65,32 @@ TEST(SampleSourceTest, NpyBatchSplitsIntoSamples) {
   EXPECT_EQ(src->Get(-1).status().code(), absl::StatusCode::kOutOfRange);
 }
 
+// GetInto reuses buffers whose type and shape fit, and must fill the rest:
+// a default-constructed tensor is float32 and scalar-shaped but empty, the
+// case that once failed with "sample size mismatch" on scalar inputs.
+TEST(SampleSourceTest, GetIntoReusesAndFillsFreshTensors) {
+  const std::string dir = MakeTempDir();
+  WriteNpyFile(dir + "/s.npy", Iota({3}));
+  WriteNpyFile(dir + "/x.npy", Iota({3, 4}));
+  absl::StatusOr<SampleSource> src =
+      Open({"s=" + dir + "/s.npy", "x=" + dir + "/x.npy"},
+           {Input("s", ir::DataType::kFloat32, {}),
+            Input("x", ir::DataType::kFloat32, {-1, 4})});
+  ASSERT_TRUE(src.ok()) << src.status();
+  ASSERT_EQ(src->size(), 3);
+  std::vector<ir::HostTensor> t;
+  ASSERT_TRUE(src->GetInto(0, t).ok());
+  ASSERT_EQ(t.size(), 2u);
+  const uint8_t* buffer = t[1].data();
+  for (int64_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(src->GetInto(i, t).ok());
+    EXPECT_EQ(t[0], Iota({}, static_cast<float>(i)));
+    EXPECT_EQ(t[1], Iota({1, 4}, static_cast<float>(4 * i)));
+    EXPECT_EQ(t[1].data(), buffer);  // the same buffer, refilled
+  }
+  EXPECT_EQ(src->GetInto(3, t).code(), absl::StatusCode::kOutOfRange);
+}
+
 TEST(SampleSourceTest, NpyExactFitAndMissingBatch) {
   const std::string dir = MakeTempDir();
   WriteNpyFile(dir + "/a.npy", Iota({1, 2, 3}));
