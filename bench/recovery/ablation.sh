@@ -2,18 +2,22 @@
 # Weight-recovery ablation (docs/recovery.md): bench/quant_eval over the
 # models matching FILTER (default: the official twin pairs and the
 # mobilenets), int8 plain / +CLE / +bias correction / +AdaRound /
-# --optimize accuracy, the twins and float16, in LiteRT on held-out samples.
-# Writes bench/recovery/ablation.md (the table) and ablation.json.
+# --method auto / --optimize accuracy, every twin and float16, in LiteRT on
+# held-out samples. Writes bench/recovery/ablation.md (the table) and
+# ablation.json. QFORGE=path/to/cmd/qforge runs another build's binary (its
+# build tree must hold tests/qforge_make_inputs too).
 #   bench/recovery/ablation.sh [FILTER]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-filter=${1:-'^(vww_96|pretrainedResnet|model_ToyCar|mobilenet_v1_0.25_128|mobilenet_v1_0.25_224|conv_fc_mnist)$'}
+filter=${1:-'^(hello_world_no_quant|conv_fc_mnist|trained_lstm|vww_96|pretrainedResnet|model_ToyCar|mobilenet_v1_0.25_128|vww_96_14blk|trainedResnet_6blk|mobilenet_v1_0.25_224)$'}
+qforge=${QFORGE:-build/cmd/qforge}
 out=$(mktemp -d)
-bash bench/quant_eval/run.sh --schemes int8,float16 --filter "$filter" \
+bash bench/quant_eval/run.sh --qforge "$qforge" --schemes int8,float16 \
+  --filter "$filter" \
   --variant cle=--equalize --variant bc=--bias-correction \
   --variant ada='--adaround --adaround-iterations 2000' \
-  --variant opt='--optimize accuracy' \
-  --jobs 1 --variant-threads 2 --out "$out" > "$out/log" 2>&1 || {
+  --variant auto='--method auto' --variant opt='--optimize accuracy' \
+  --jobs 1 --variant-threads 2 --timeout 900 --out "$out" > "$out/log" 2>&1 || {
   tail -20 "$out/log"; exit 1; }
 cp "$out/results.json" bench/recovery/ablation.json
 node bench/recovery/ablation_table.mjs bench/recovery/ablation.json \
