@@ -6,6 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -38,14 +41,14 @@ TEST(CalibrateMemoryTest, PeakDoesNotGrowWithSamples) {
 #endif
   const std::string dir = testing::MakeTempDir();
   const std::string mnist = testing::TestDataDir() + "/mnist/";
-  // Lists of 10 and 200 samples (the ten digits, repeated).
-  for (int n : {10, 200}) {
+  // Lists of 10 and 1000 samples (the ten digits, repeated).
+  for (int n : {10, 1000}) {
     std::ofstream list(dir + "/list" + std::to_string(n) + ".txt");
     for (int i = 0; i < n; ++i) list << mnist << "sample" << i % 10 << ".png\n";
   }
   long peak[2];
   int k = 0;
-  for (int n : {10, 200}) {
+  for (int n : {10, 1000}) {
     int code = -1;
     peak[k++] = PeakRssKib(
         testing::QforgeBinary() + " calibrate " + testing::TestDataDir() +
@@ -55,9 +58,13 @@ TEST(CalibrateMemoryTest, PeakDoesNotGrowWithSamples) {
         &code);
     ASSERT_EQ(code, 0) << n << " samples";
   }
-  std::printf("calibrate peak RSS: %ld KiB for 10 samples, %ld KiB for 200\n",
+  std::printf("calibrate peak RSS: %ld KiB for 10 samples, %ld KiB for 1000\n",
               peak[0], peak[1]);
-  EXPECT_LT(std::abs(peak[1] - peak[0]), peak[0] / 10);
+  // Peaks of one command vary by up to ~1.1 MiB from run to run (seen with
+  // both decoders), so the bound is 10% of the peak but at least 2 MiB.
+  // Keeping even one 28x28 float input (3 KiB) per sample would add 3 MiB
+  // over the 990 extra samples.
+  EXPECT_LT(std::abs(peak[1] - peak[0]), std::max(peak[0] / 10, 2048L));
 }
 
 }  // namespace
