@@ -216,24 +216,25 @@ absl::Status SampleSource::AddFile(
     const std::shared_ptr<const MappedFile>& mapped) {
   const InputDesc& in = inputs_[input];
   const absl::Span<const uint8_t> bytes = mapped->bytes();
-  // Array samples are read from the kept mapping (no open, read and copy
-  // per sample); images are decoded from the file each time.
-  const bool keep = kept_mappings_ < kMaxKeptMappings;
-  const uint8_t* base = keep ? bytes.data() : nullptr;
-  std::shared_ptr<const void> owner;
-  if (keep) owner = mapped;
   const std::optional<SpecKind> kind = SampleFileKind(file.path);
   if (!kind.has_value()) {
     return absl::InvalidArgumentError(
         absl::StrCat(file.path, ": not a sample file"));
   }
+  // Array samples are read from the kept mapping (no open, read and copy
+  // per sample); images are decoded from the file each time.
+  const bool keep =
+      *kind != SpecKind::kImage && kept_mappings_ < kMaxKeptMappings;
+  if (keep) ++kept_mappings_;
+  const uint8_t* base = keep ? bytes.data() : nullptr;
+  std::shared_ptr<const void> owner;
+  if (keep) owner = mapped;
   switch (*kind) {
     case SpecKind::kNpy: {
       ASSIGN_OR_RETURN(const NpyHeader header,
                        ParseNpyHeader(bytes, file.path));
       ASSIGN_OR_RETURN(const ArrayFit fit,
                        FitArray(header.type, header.shape, in, file.path));
-      kept_mappings_ += keep ? 1 : 0;
       AddArray(input, file.path, file.label, fit, header.data_offset, base,
                owner);
       return absl::OkStatus();
@@ -255,7 +256,6 @@ absl::Status SampleSource::AddFile(
       ASSIGN_OR_RETURN(const ArrayFit fit,
                        FitFlat(static_cast<int64_t>(bytes.size() / esize), in,
                                Conversion::kCopy, file.path));
-      kept_mappings_ += keep ? 1 : 0;
       AddArray(input, file.path, file.label, fit, 0, base, owner);
       return absl::OkStatus();
     }
@@ -283,7 +283,6 @@ absl::Status SampleSource::AddFile(
             fit.sample_elements, " (hop ", fit.stride_elements, "); the last ",
             dropped, " samples are dropped"));
       }
-      kept_mappings_ += keep ? 1 : 0;
       AddArray(input, file.path, file.label, fit, info.data_offset, base,
                owner);
       return absl::OkStatus();

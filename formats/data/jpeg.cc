@@ -191,6 +191,15 @@ void CmykToRgb(uint8_t* p, size_t n) {
   }
 }
 
+// Reads the header of the JPEG in `bytes` into `d` (Init'ed by the caller,
+// which owns its lifetime) and picks the output colour space.
+absl::StatusOr<Output> StartRead(Decoder& d, absl::Span<const uint8_t> bytes,
+                                 absl::string_view file) {
+  const absl::Span<const uint8_t> data = FromSoi(bytes);
+  if (!ReadHeader(&d, data.data(), data.size())) return LibjpegError(d, file);
+  return ChooseOutput(d.cinfo, file);
+}
+
 }  // namespace
 
 bool IsJpeg(absl::Span<const uint8_t> bytes) {
@@ -201,12 +210,10 @@ bool IsJpeg(absl::Span<const uint8_t> bytes) {
 
 absl::StatusOr<JpegHeader> ReadJpegHeader(absl::Span<const uint8_t> bytes,
                                           absl::string_view file) {
-  const absl::Span<const uint8_t> data = FromSoi(bytes);
   Decoder d;
   Init(&d);
   DestroyOnExit destroy(&d);
-  if (!ReadHeader(&d, data.data(), data.size())) return LibjpegError(d, file);
-  ASSIGN_OR_RETURN(const Output out, ChooseOutput(d.cinfo, file));
+  ASSIGN_OR_RETURN(const Output out, StartRead(d, bytes, file));
   JpegHeader header;
   header.height = static_cast<int>(d.cinfo.image_height);
   header.width = static_cast<int>(d.cinfo.image_width);
@@ -217,12 +224,10 @@ absl::StatusOr<JpegHeader> ReadJpegHeader(absl::Span<const uint8_t> bytes,
 absl::StatusOr<Image> DecodeJpeg(
     absl::Span<const uint8_t> bytes, absl::string_view file,
     absl::FunctionRef<absl::Status(int height, int width)> check_size) {
-  const absl::Span<const uint8_t> data = FromSoi(bytes);
   Decoder d;
   Init(&d);
   DestroyOnExit destroy(&d);
-  if (!ReadHeader(&d, data.data(), data.size())) return LibjpegError(d, file);
-  ASSIGN_OR_RETURN(const Output out, ChooseOutput(d.cinfo, file));
+  ASSIGN_OR_RETURN(const Output out, StartRead(d, bytes, file));
   // libjpeg caps each side at 65500, so these fit an int.
   Image image;
   image.height = static_cast<int>(d.cinfo.image_height);
