@@ -9,10 +9,14 @@ namespace qforge::formats {
 namespace {
 
 // stb v2.27 copies a first IDAT chunk of length 0 with memcpy(NULL, ..., 0)
-// (undefined), and allocates whatever an IDAT length claims before reading
-// it (up to 2 GiB from a tiny file). An empty first IDAT is legal but never
-// written in practice; both are refused.
+// (undefined), and grows its buffer to whatever each IDAT length claims
+// before reading it (up to 2 GiB from a tiny file, at any IDAT, not only the
+// first). Past 2 GiB in all, its uint32 doubling wraps to 0 and never ends.
+// An empty first IDAT is legal but never written in practice; all three are
+// refused, so every IDAT stb reads is backed by bytes of the file.
 absl::Status ScreenPng(absl::Span<const uint8_t> b, absl::string_view file) {
+  constexpr uint64_t kMaxImageData = uint64_t{1} << 30;
+  uint64_t image_data = 0;
   size_t pos = 8;  // signature
   while (b.size() - pos >= 8) {
     const uint64_t length = uint64_t{b[pos]} << 24 | b[pos + 1] << 16 |
@@ -25,15 +29,22 @@ absl::Status ScreenPng(absl::Span<const uint8_t> b, absl::string_view file) {
             file, ": cannot decode image (truncated PNG: IDAT chunk of ",
             length, " bytes runs past the end of the file)"));
       }
-      if (length == 0) {
+      if (length == 0 && image_data == 0) {
         return absl::InvalidArgumentError(
             absl::StrCat(file,
                          ": cannot decode image (PNG starts its image data "
                          "with an empty IDAT chunk; re-save the file)"));
       }
-      return absl::OkStatus();  // stb has a buffer from here on
+      image_data += length;
+      if (image_data > kMaxImageData) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(file,
+                         ": cannot decode image (PNG holds over 1 GiB of "
+                         "compressed image data; the limit is 1 GiB)"));
+      }
+    } else if (length > b.size() - pos - 8) {
+      return absl::OkStatus();  // stb refuses a chunk it cannot skip
     }
-    if (length > b.size() - pos - 8) return absl::OkStatus();  // stb refuses
     pos += 12 + static_cast<size_t>(length);
     if (pos > b.size()) return absl::OkStatus();
   }

@@ -585,6 +585,22 @@ TEST(ImageTest, RefusesPngIdatLies) {
                         "chunk of 1073742"));
 }
 
+// stb grows its buffer to each IDAT's claimed length before reading it, so
+// a lie in any IDAT, not only the first, must be caught (the image fuzzer
+// found a 297-byte PNG whose second IDAT claimed 1.1 GB).
+TEST(ImageTest, RefusesPngLaterIdatLies) {
+  std::vector<uint8_t> png = ReadBytes(TestdataPath("mnist_sample3.png"));
+  ASSERT_EQ(std::string(png.begin() + 37, png.begin() + 41), "IDAT");
+  const size_t first_length =
+      size_t{png[33]} << 24 | png[34] << 16 | png[35] << 8 | png[36];
+  const size_t after_first = 33 + 12 + first_length;
+  const uint8_t lie[] = {0x3f, 0xff, 0xff, 0xff, 'I', 'D', 'A', 'T', 0x78};
+  png.insert(png.begin() + after_first, std::begin(lie), std::end(lie));
+  EXPECT_THAT(DecodeImage(png, "second.png").status().message(),
+              HasSubstr("second.png: cannot decode image (truncated PNG: IDAT "
+                        "chunk of 1073741823 bytes"));
+}
+
 TEST(ImageTest, SurvivesMutations) {
   for (const char* name :
        {"person.bmp", "mnist_sample3.png", "shoe_224_224_3.jpeg"}) {
