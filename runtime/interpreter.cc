@@ -615,8 +615,21 @@ absl::Status Interpreter::Impl::RunChecked(absl::Span<const InputView> inputs,
   for (size_t i = 0; i < inputs.size(); ++i) {
     const int t = sg.inputs[i];
     RtTensor& rt = exec.tensors[t];
-    // A variable that is also an input starts the run from the given value.
     rt.shape = inputs[i].shape;
+    // Kernels never write their inputs (constants rely on it too), so a
+    // plain input is read where the caller holds it: one copy of every
+    // sample less. Not an output (it would outlive the caller's memory);
+    // 16-byte aligned, as the heap gives, since vector kernels load whole
+    // elements at a time.
+    const bool is_output =
+        std::find(sg.outputs.begin(), sg.outputs.end(), t) != sg.outputs.end();
+    if (exec.storage[t] == Storage::kInput && !is_output &&
+        reinterpret_cast<uintptr_t>(inputs[i].data) % 16 == 0) {
+      rt.data = const_cast<uint8_t*>(inputs[i].data);
+      rt.bytes = inputs[i].bytes;
+      continue;
+    }
+    // A variable that is also an input starts the run from the given value.
     RETURN_IF_ERROR(Reserve(exec.owned[t], rt, inputs[i].bytes));
     if (inputs[i].bytes > 0)
       std::memcpy(rt.data, inputs[i].data, inputs[i].bytes);
