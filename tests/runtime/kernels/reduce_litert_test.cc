@@ -59,8 +59,8 @@ std::vector<float> RandomValues(size_t n, float lo, float hi, int seed) {
   return v;
 }
 
-void ExpectClose(const std::vector<float>& got,
-                 const std::vector<double>& want) {
+void ExpectReduceClose(const std::vector<float>& got,
+                       const std::vector<double>& want) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     ASSERT_NEAR(got[i], want[i], 1e-5 * std::max(1.0, std::fabs(want[i])))
@@ -83,7 +83,7 @@ TEST(ReduceLitertTest, L2Norm) {
   const double norm = std::max(std::sqrt(sq), 1e-6);
   std::vector<double> want;
   for (float v : x) want.push_back(v / norm);
-  ExpectClose(Values<float>(l.interp->OutputHost(0)), want);
+  ExpectReduceClose(Values<float>(l.interp->OutputHost(0)), want);
 }
 
 TEST(ReduceLitertTest, LogSoftmax) {
@@ -98,7 +98,7 @@ TEST(ReduceLitertTest, LogSoftmax) {
     for (int c = 0; c < 128; ++c) sum += std::exp(row[c] - max);
     for (int c = 0; c < 128; ++c) want.push_back(row[c] - max - std::log(sum));
   }
-  ExpectClose(Values<float>(l.interp->OutputHost(0)), want);
+  ExpectReduceClose(Values<float>(l.interp->OutputHost(0)), want);
 }
 
 TEST(ReduceLitertTest, ReduceMinLastAxis) {
@@ -113,7 +113,7 @@ TEST(ReduceLitertTest, ReduceMinLastAxis) {
     want.push_back(
         *std::min_element(x.begin() + r * 128, x.begin() + (r + 1) * 128));
   }
-  ExpectClose(Values<float>(out), want);
+  ExpectReduceClose(Values<float>(out), want);
 }
 
 TEST(ReduceLitertTest, RootMeanSquare) {
@@ -124,9 +124,10 @@ TEST(ReduceLitertTest, RootMeanSquare) {
       l.interp
           ->Run({MakeTensor<float>({2, 2}, a), MakeTensor<float>({2, 2}, b)})
           .ok());
-  ExpectClose(Values<float>(l.interp->OutputHost(0)),
-              {std::sqrt(12.5), std::sqrt(25.0)});
-  ExpectClose(Values<float>(l.interp->OutputHost(1)), {0.5, std::sqrt(2.0)});
+  ExpectReduceClose(Values<float>(l.interp->OutputHost(0)),
+                    {std::sqrt(12.5), std::sqrt(25.0)});
+  ExpectReduceClose(Values<float>(l.interp->OutputHost(1)),
+                    {0.5, std::sqrt(2.0)});
 }
 
 TEST(ReduceLitertTest, ArgMaxOfOneElement) {
@@ -150,7 +151,7 @@ void CheckTopK(runtime::Interpreter& interp, const std::vector<float>& x, int k,
   const ir::HostTensor values = interp.OutputHost(values_output);
   EXPECT_EQ(values.shape(), (std::vector<int64_t>{1, k}));
   EXPECT_EQ(Values<int32_t>(interp.OutputHost(indices_output)), idx);
-  ExpectClose(Values<float>(values), want_values);
+  ExpectReduceClose(Values<float>(values), want_values);
 }
 
 TEST(ReduceLitertTest, TopKConstantK) {
