@@ -97,7 +97,8 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
   RETURN_IF_ERROR(ResolveRecovery(recovery));
   if (recovery.Any() && (args.data.specs.empty() || !args.stats.empty())) {
     return UsageError(
-        "--equalize, --bias-correction, --adaround and --optimize accuracy "
+        "--equalize, --bias-correction, --adaround and --optimize "
+        "fast|accuracy "
         "change the float model's weights, so they calibrate on --data "
         "themselves (not --stats)");
   }

@@ -14,9 +14,10 @@ namespace qforge::cmd {
 
 void AddRecoveryFlags(CLI::App* sub, RecoveryArgs& args) {
   sub->add_option("--optimize", args.optimize,
-                  "none: plain post-training quantization; accuracy: "
+                  "none: plain post-training quantization; fast: one-pass "
+                  "bias correction (needs --data); accuracy: "
                   "--bias-correction --adaround (docs/recovery.md)")
-      ->check(CLI::IsMember({"none", "accuracy"}))
+      ->check(CLI::IsMember({"none", "fast", "accuracy"}))
       ->default_str("none");
   sub->add_flag("--equalize", args.equalize,
                 "Cross-layer equalization of CONV/DEPTHWISE/FC pairs joined "
@@ -55,6 +56,15 @@ absl::Status ResolveRecovery(RecoveryArgs& args) {
     args.adaround = true;
     if (args.adaround_iterations == 0) args.adaround_iterations = 2000;
   }
+  if (args.optimize == "fast") {
+    if (args.bias_correction || args.adaround) {
+      return UsageError(
+          "--optimize fast is one-pass bias correction; with "
+          "--bias-correction or --adaround use --optimize accuracy or none");
+    }
+    args.bias_correction = true;
+    args.bias_one_pass = true;
+  }
   return absl::OkStatus();
 }
 
@@ -83,6 +93,7 @@ absl::Status ApplyRecovery(const RecoveryArgs& args, ir::Model& work,
   }
   quantizer::RecoverOptions ro;
   ro.bias_correction = args.bias_correction;
+  ro.one_pass = args.bias_one_pass;
   ro.adaround = args.adaround;
   if (args.adaround_iterations > 0) {
     ro.adaround_options.iterations = args.adaround_iterations;
@@ -99,7 +110,8 @@ absl::Status ApplyRecovery(const RecoveryArgs& args, ir::Model& work,
   ro.numerics = numerics;
   const char* what = args.adaround && args.bias_correction ? "adaround+bias"
                      : args.adaround                       ? "adaround"
-                                                           : "bias-correction";
+                     : args.bias_one_pass ? "bias-correction (one pass)"
+                                          : "bias-correction";
   Progress progress(what, quiet);
   ro.progress = [&progress](int64_t d, int64_t t) { progress.Update(d, t); };
   ASSIGN_OR_RETURN(quantizer::RecoverResult r,

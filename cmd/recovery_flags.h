@@ -19,9 +19,10 @@
 namespace qforge::cmd {
 
 struct RecoveryArgs {
-  std::string optimize = "none";  // none | accuracy
+  std::string optimize = "none";  // none | fast | accuracy
   bool equalize = false;
   bool bias_correction = false;
+  bool bias_one_pass = false;  // set by --optimize fast
   bool adaround = false;
   int adaround_iterations = 0;  // 0: the default
   int adaround_batch = 0;

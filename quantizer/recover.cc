@@ -68,12 +68,18 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     }
   }
   result.samples = static_cast<int64_t>(samples.size());
+  if (options.one_pass && options.adaround) {
+    return absl::InvalidArgumentError(
+        "one-pass bias correction cannot go with AdaRound, which needs the "
+        "rounded model's inputs");
+  }
   for (int bits : options.weight_bits) {
     if (bits < 2 || bits > 8) {
       return absl::InvalidArgumentError(
           absl::StrCat("weight bits ", bits, ": 2 to 8"));
     }
   }
+  WidenHalfWeights(model, options.keep_float);
   std::vector<WeightedLayer> layers;
   for (const WeightedLayer& l : FindWeightedLayers(model)) {
     const size_t i = static_cast<size_t>(l.op_index);
@@ -131,11 +137,15 @@ absl::StatusOr<RecoverResult> RecoverWeights(
       }
     }
     // This layer's input in the model rounded so far (and, for AdaRound,
-    // the float model's at the same windows).
+    // the float model's at the same windows); one pass: the float model's.
     std::vector<InputCapture> want = {
         {l, options.bias_correction, options.adaround ? per_sample : 0}};
-    ASSIGN_OR_RETURN(std::vector<CapturedInput> now,
-                     CaptureLayerInputs(model, data, samples, want, co));
+    std::vector<CapturedInput> now;
+    if (options.one_pass) {
+      now.push_back(float_means[li]);
+    } else {
+      ASSIGN_OR_RETURN(now, CaptureLayerInputs(model, data, samples, want, co));
+    }
     if (options.adaround) {
       want[0].tap_means = false;
       ASSIGN_OR_RETURN(std::vector<CapturedInput> ref,

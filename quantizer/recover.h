@@ -8,10 +8,11 @@
 // output channel this causes, upstream rounding included, is taken out of
 // the bias. Layer l is measured in the model whose layers before l are
 // already rounded and corrected (sequential, as in the papers), against the
-// untouched float model on the same samples and windows. The result is a
-// float model whose weights the quantizer then rounds exactly to the chosen
-// integers (they are already on the grid), so every scheme, plan and recipe
-// works on it unchanged.
+// untouched float model on the same samples and windows; or, with one_pass,
+// all layers against the float model's input means of a single pass. The result
+// is a float model whose weights the quantizer then rounds exactly to the
+// chosen integers (they are already on the grid), so every scheme, plan and
+// recipe works on it unchanged.
 #ifndef QFORGE_QUANTIZER_RECOVER_H_
 #define QFORGE_QUANTIZER_RECOVER_H_
 
@@ -31,6 +32,13 @@ namespace qforge::quantizer {
 
 struct RecoverOptions {
   bool bias_correction = false;
+  // Bias correction in one float pass: each layer's shift is
+  // sum((Wq - W) * mean float input), every layer's means taken from the
+  // untouched float model at once. It leaves out how upstream rounding
+  // moves a layer's input mean (the sequential form measures that, one
+  // pass per layer), which keeps it near the cost of one calibration pass.
+  // Not with AdaRound, which needs the rounded model's inputs.
+  bool one_pass = false;
   bool adaround = false;
   AdaRoundOptions adaround_options;  // its pool is set by RecoverWeights
   bool fc_per_tensor = false;        // as QuantizeOptions::fc_per_tensor

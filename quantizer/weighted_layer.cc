@@ -6,6 +6,7 @@
 #include <cstring>
 #include <variant>
 
+#include "numerics/float16.h"
 #include "numerics/quant_params.h"
 #include "quantizer/graph_edit.h"
 
@@ -114,6 +115,57 @@ std::vector<WeightedLayer> FindWeightedLayers(const ir::Model& model) {
     out.push_back(l);
   }
   return out;
+}
+
+int WidenHalfWeights(ir::Model& model, const std::vector<bool>& skip) {
+  if (model.subgraphs.empty()) return 0;
+  ir::Subgraph& sg = model.subgraphs[0];
+  const int32_t num_tensors = static_cast<int32_t>(sg.tensors.size());
+  // The float16 constant each DEQUANTIZE output widens.
+  std::vector<int32_t> half_source(sg.tensors.size(), -1);
+  for (const ir::Operator& op : sg.operators) {
+    if (op.kind != ir::OpKind::kDequantize || op.inputs.size() != 1 ||
+        op.outputs.size() != 1 || op.inputs[0] < 0 ||
+        op.inputs[0] >= num_tensors || op.outputs[0] < 0 ||
+        op.outputs[0] >= num_tensors) {
+      continue;
+    }
+    const ir::Tensor& in = sg.tensors[op.inputs[0]];
+    const ir::Tensor& out = sg.tensors[op.outputs[0]];
+    if (in.type == ir::DataType::kFloat16 && !in.sparsity.has_value() &&
+        IsConstant(model, in) && out.type == ir::DataType::kFloat32 &&
+        model.buffers[in.buffer].data.size() % 2 == 0) {
+      half_source[op.outputs[0]] = op.inputs[0];
+    }
+  }
+  int widened = 0;
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    ir::Operator& op = sg.operators[i];
+    if ((op.kind != ir::OpKind::kConv2D &&
+         op.kind != ir::OpKind::kDepthwiseConv2D &&
+         op.kind != ir::OpKind::kFullyConnected) ||
+        (i < skip.size() && skip[i])) {
+      continue;
+    }
+    for (size_t k = 1; k < std::min<size_t>(op.inputs.size(), 3); ++k) {
+      const int32_t t = op.inputs[k];
+      if (t < 0 || t >= num_tensors || half_source[t] < 0) continue;
+      const ir::Bytes& bytes =
+          model.buffers[sg.tensors[half_source[t]].buffer].data;
+      std::vector<float> values(bytes.size() / 2);
+      for (size_t j = 0; j < values.size(); ++j) {
+        uint16_t h;
+        std::memcpy(&h, bytes.data() + 2 * j, 2);
+        values[j] = numerics::HalfToFloat(h);
+      }
+      const int32_t copy =
+          AddTensorLike(sg, sg.tensors[t], ir::DataType::kFloat32, "_f32");
+      sg.tensors[copy].buffer = AddTypedBuffer(model, std::move(values));
+      op.inputs[k] = copy;
+      ++widened;
+    }
+  }
+  return widened;
 }
 
 std::vector<float> LayerWeights(const ir::Model& model, int32_t tensor) {

@@ -46,6 +46,15 @@ struct WeightedLayer {
 // float32 with shapes the op's kernel accepts; others are left out.
 std::vector<WeightedLayer> FindWeightedLayers(const ir::Model& model);
 
+// Models that store weights as float16 behind DEQUANTIZE (MediaPipe's):
+// gives each CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED op of subgraph 0
+// not in `skip` (by op index) its own float32 constant copy of a float16
+// weight or bias, so that FindWeightedLayers sees it and recovery can
+// change it. The DEQUANTIZE ops stay, so op indices do not move; the
+// quantizer folds them and drops the tensors nothing reads any more.
+// Returns the number of tensors copied.
+int WidenHalfWeights(ir::Model& model, const std::vector<bool>& skip);
+
 // The weights' float values, and a copy put into a fresh buffer (so that
 // a tensor sharing the old buffer keeps its values).
 std::vector<float> LayerWeights(const ir::Model& model, int32_t tensor);

@@ -4,6 +4,7 @@
 // and on real models: the float function is unchanged by equalization, and
 // recovery is deterministic whatever the thread count.
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,9 +14,11 @@
 #include "formats/data/npy.h"
 #include "formats/tflite_reader.h"
 #include "gtest/gtest.h"
+#include "numerics/float16.h"
 #include "quantizer/equalize.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/recover.h"
+#include "quantizer/weighted_layer.h"
 #include "runtime/interpreter.h"
 #include "tests/support/op_model.h"
 #include "tests/support/test_paths.h"
@@ -166,10 +169,12 @@ formats::SampleSource Open(const ir::Model& m, const std::string& spec) {
 }
 
 // A known systematic rounding bias: with scale 1/127 (largest weight 1.0),
-// the weights (k + 0.4)/127, k = 1..10, all round down by 0.4/127; on an
-// all-ones input the layer's output is 10 * 0.4/127 = 4/127 too low,
-// exactly, and bias correction adds that to the bias.
-TEST(BiasCorrectionTest, KnownRoundingBiasIsFoldedIntoTheBias) {
+// the weights (k + 0.4)/127, k = 1..10, all round down by 0.4/127; on the
+// input c * ones the layer's output is c * 10 * 0.4/127 = c * 4/127 too
+// low, exactly, and bias correction adds the mean of that over the samples
+// to the bias 0.25. Returns the corrected bias; the weights must be on the
+// grid, k / 127.
+float CorrectRoundingBias(const std::vector<float>& c, bool one_pass) {
   OpModel m;
   const int x = m.Input(ir::DataType::kFloat32, {1, 11}, "x");
   std::vector<float> w = {1.0f};
@@ -179,24 +184,111 @@ TEST(BiasCorrectionTest, KnownRoundingBiasIsFoldedIntoTheBias) {
   const int y = m.Output(ir::DataType::kFloat32, {1, 1}, "y");
   m.Op(ir::OpKind::kFullyConnected, {x, wt, b}, {y},
        ir::FullyConnectedOptions{});
-  const std::string dir = qforge::testing::MakeTempDir();
+  std::vector<float> values;
+  std::vector<int64_t> samples;
+  for (float v : c) {
+    samples.push_back(static_cast<int64_t>(samples.size()));
+    values.insert(values.end(), 11, v);
+  }
   const std::string npy =
-      WriteSamples(dir, {4, 11}, std::vector<float>(44, 1.0f));
+      WriteSamples(qforge::testing::MakeTempDir(),
+                   {static_cast<int64_t>(c.size()), 11}, values);
   formats::SampleSource data = Open(m.model(), npy);
   RecoverOptions o;
   o.bias_correction = true;
-  absl::StatusOr<RecoverResult> r =
-      RecoverWeights(m.model(), data, {0, 1, 2, 3}, o);
-  ASSERT_TRUE(r.ok()) << r.status();
-  ASSERT_EQ(r->layers.size(), 1u);
-  EXPECT_NEAR(Values(m.model(), b)[0], 0.25f + 4.0f / 127.0f, 1e-6);
-  EXPECT_NEAR(r->layers[0].mean_abs_bias_shift, 4.0 / 127.0, 1e-6);
-  // The weights are on the grid: k / 127.
+  o.one_pass = one_pass;
+  absl::StatusOr<RecoverResult> r = RecoverWeights(m.model(), data, samples, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!r.ok() || r->layers.size() != 1) return NAN;
+  const double mean_c =
+      std::accumulate(c.begin(), c.end(), 0.0) / static_cast<double>(c.size());
+  EXPECT_NEAR(r->layers[0].mean_abs_bias_shift, mean_c * 4.0 / 127.0, 1e-6);
   const std::vector<float> snapped = Values(m.model(), wt);
   for (int k = 1; k <= 10; ++k) EXPECT_NEAR(snapped[k], k / 127.0f, 1e-7);
+  return Values(m.model(), b)[0];
 }
 
-// Same samples, 1 or 2 threads: the same bytes.
+TEST(BiasCorrectionTest, KnownRoundingBiasIsFoldedIntoTheBias) {
+  EXPECT_NEAR(CorrectRoundingBias({1, 1, 1, 1}, false), 0.25f + 4.0f / 127.0f,
+              1e-6);
+}
+
+// One pass: with no layer upstream, the float model's input means are the
+// rounded model's, so the correction is the sequential one; on c = 1, 2,
+// 3, 2 (mean 2) it is 8/127.
+TEST(BiasCorrectionTest, OnePassFoldsTheKnownRoundingBias) {
+  EXPECT_NEAR(CorrectRoundingBias({1, 2, 3, 2}, true), 0.25f + 8.0f / 127.0f,
+              1e-6);
+}
+
+TEST(BiasCorrectionTest, OnePassRefusesAdaRound) {
+  TwoLayers t(ir::Activation::kNone);
+  RecoverOptions o;
+  o.bias_correction = o.one_pass = o.adaround = true;
+  const std::string npy =
+      WriteSamples(qforge::testing::MakeTempDir(), {2, 2}, {1, 2, 3, 4});
+  formats::SampleSource data = Open(t.m.model(), npy);
+  EXPECT_EQ(RecoverWeights(t.m.model(), data, {0, 1}, o).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// x -> FC(DEQUANTIZE(w16), DEQUANTIZE(b16)) -> y, as MediaPipe stores
+// weights: each FC gets its own float32 copy of the float16 values (exact:
+// every half is a float), op indices stay, and FindWeightedLayers sees the
+// layer; an op in `skip` keeps reading the DEQUANTIZE outputs.
+TEST(WidenHalfWeightsTest, Float16WeightsBehindDequantizeGetFloatCopies) {
+  OpModel m;
+  const int x = m.Input(ir::DataType::kFloat32, {1, 2}, "x");
+  const std::vector<float> w = {0.5f, -1.25f, 3.0f, 0.1f};  // 0.1: inexact
+  std::vector<uint16_t> w16;
+  for (float v : w) w16.push_back(numerics::FloatToHalf(v));
+  const int w_half = m.Constant<uint16_t>({2, 2}, w16, "w16");
+  m.tensor(w_half).type = ir::DataType::kFloat16;
+  const int b_half = m.Constant<uint16_t>(
+      {2}, {numerics::FloatToHalf(1.0f), numerics::FloatToHalf(-2.0f)}, "b16");
+  m.tensor(b_half).type = ir::DataType::kFloat16;
+  const int wf = m.Tensor(ir::DataType::kFloat32, {2, 2}, "w");
+  const int bf = m.Tensor(ir::DataType::kFloat32, {2}, "b");
+  const int y1 = m.Output(ir::DataType::kFloat32, {1, 2}, "y1");
+  const int y2 = m.Output(ir::DataType::kFloat32, {1, 2}, "y2");
+  m.Op(ir::OpKind::kDequantize, {w_half}, {wf});
+  m.Op(ir::OpKind::kDequantize, {b_half}, {bf});
+  m.Op(ir::OpKind::kFullyConnected, {x, wf, bf}, {y1},
+       ir::FullyConnectedOptions{});
+  m.Op(ir::OpKind::kFullyConnected, {x, wf, bf}, {y2},
+       ir::FullyConnectedOptions{});
+  ir::Model model = m.model();
+  EXPECT_TRUE(FindWeightedLayers(model).empty());
+  // Skip op 3 (the second FC): only op 2's weight and bias are copied.
+  EXPECT_EQ(WidenHalfWeights(model, {false, false, false, true}), 2);
+  const ir::Subgraph& sg = model.subgraphs[0];
+  ASSERT_EQ(sg.operators.size(), 4u);
+  EXPECT_EQ(sg.operators[3].inputs, (std::vector<int32_t>{x, wf, bf}));
+  const std::vector<WeightedLayer> layers = FindWeightedLayers(model);
+  ASSERT_EQ(layers.size(), 1u);
+  EXPECT_EQ(layers[0].op_index, 2);
+  const std::vector<float> copy = Values(model, layers[0].weights);
+  ASSERT_EQ(copy.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(copy[i], numerics::HalfToFloat(w16[i])) << i;
+  }
+  EXPECT_EQ(Values(model, layers[0].bias), (std::vector<float>{1.0f, -2.0f}));
+  // The model computes what it did.
+  std::vector<ir::HostTensor> in = {
+      MakeTensor<float>({1, 2}, std::vector<float>{2.0f, -1.0f})};
+  absl::StatusOr<std::unique_ptr<runtime::Interpreter>> a =
+      runtime::Interpreter::Create(m.model());
+  absl::StatusOr<std::unique_ptr<runtime::Interpreter>> b =
+      runtime::Interpreter::Create(model);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_TRUE((*a)->Run(in).ok());
+  ASSERT_TRUE((*b)->Run(in).ok());
+  for (int o = 0; o < 2; ++o) {
+    EXPECT_EQ((*a)->OutputHost(o), (*b)->OutputHost(o)) << o;
+  }
+}
+
+// Same samples, 1 or 2 threads: the same bytes, sequential or one pass.
 TEST(BiasCorrectionTest, DeterministicAcrossThreadCounts) {
   const std::string path =
       qforge::testing::TestDataDir() + "/models/conv_fc_mnist.tflite";
@@ -213,30 +305,33 @@ TEST(BiasCorrectionTest, DeterministicAcrossThreadCounts) {
   formats::SampleSource data = Open(*model, npy);
   std::vector<int64_t> samples(20);
   for (int i = 0; i < 20; ++i) samples[i] = i;
-  std::vector<ir::Model> out;
-  for (int threads : {1, 2}) {
-    ir::Model m = *model;
-    RecoverOptions o;
-    o.bias_correction = true;
-    o.threads = threads;
-    ASSERT_TRUE(RecoverWeights(m, data, samples, o).ok());
-    out.push_back(std::move(m));
+  for (bool one_pass : {false, true}) {
+    std::vector<ir::Model> out;
+    for (int threads : {1, 2}) {
+      ir::Model m = *model;
+      RecoverOptions o;
+      o.bias_correction = true;
+      o.one_pass = one_pass;
+      o.threads = threads;
+      ASSERT_TRUE(RecoverWeights(m, data, samples, o).ok());
+      out.push_back(std::move(m));
+    }
+    const ir::Subgraph& a = out[0].subgraphs[0];
+    const ir::Subgraph& b = out[1].subgraphs[0];
+    ASSERT_EQ(a.tensors.size(), b.tensors.size());
+    int changed = 0;
+    for (size_t t = 0; t < a.tensors.size(); ++t) {
+      if (!IsConstant(out[0], a.tensors[t])) continue;
+      EXPECT_EQ(out[0].buffers[a.tensors[t].buffer].data,
+                out[1].buffers[b.tensors[t].buffer].data)
+          << a.tensors[t].name;
+      // Tensors past the original ones are biases recovery added.
+      const std::vector<ir::Tensor>& orig = model->subgraphs[0].tensors;
+      changed += t >= orig.size() || out[0].buffers[a.tensors[t].buffer].data !=
+                                         model->buffers[orig[t].buffer].data;
+    }
+    EXPECT_GE(changed, 3) << one_pass;  // weights and biases moved
   }
-  const ir::Subgraph& a = out[0].subgraphs[0];
-  const ir::Subgraph& b = out[1].subgraphs[0];
-  ASSERT_EQ(a.tensors.size(), b.tensors.size());
-  int changed = 0;
-  for (size_t t = 0; t < a.tensors.size(); ++t) {
-    if (!IsConstant(out[0], a.tensors[t])) continue;
-    EXPECT_EQ(out[0].buffers[a.tensors[t].buffer].data,
-              out[1].buffers[b.tensors[t].buffer].data)
-        << a.tensors[t].name;
-    // Tensors past the original ones are biases recovery added.
-    const std::vector<ir::Tensor>& orig = model->subgraphs[0].tensors;
-    changed += t >= orig.size() || out[0].buffers[a.tensors[t].buffer].data !=
-                                       model->buffers[orig[t].buffer].data;
-  }
-  EXPECT_GE(changed, 3);  // weights and biases moved
 }
 
 }  // namespace
