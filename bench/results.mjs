@@ -10,8 +10,9 @@
 //
 // Sources (each names the script that regenerates it):
 //   bench/quant_eval/results.json   bench/quant_eval/run.sh
-//   bench/recovery/ablation.{md,json}, time_optimize.txt
-//                                   bench/recovery/ablation.sh, time_optimize.sh
+//   bench/recovery/ablation.{md,json}, time_optimize.txt, fast.{md,json}
+//                                   bench/recovery/ablation.sh, time_optimize.sh,
+//                                   fast.sh
 //   bench/int4/int4.{md,json}       bench/int4/int4.sh
 //   bench/mixed/target_sqnr.md      bench/mixed/target_sqnr.sh
 //   bench/int_bench_results.txt     bench/run_int_bench.sh
@@ -89,6 +90,24 @@ const figures = {
       `(TFLite's quantization-aware twin: ${twinDb}). Against the ${vs[2]} official int8 twins ` +
       `of the same weights, \`--optimize accuracy\` is ${vs[5]} dB better on average (worst pair ${vs[6]}), ` +
       `plain int8 ${vs[1]} (worst ${vs[3]}, ${vs[4]})`;
+  },
+  // "If int8 loses too much": --optimize fast over the corpus.
+  fast() {
+    const line = /^Over (\d+) models: mean gain ([-0-9.]+) dB; (\d+) gain, (\d+) unchanged, (\d+) lose(?: \(([^)]*)\))?\. Time against calibrate \+ quantize: median ([0-9.]+)x, most ([0-9.]+)x\.$/m
+      .exec(read('recovery/fast.md'));
+    if (!line) throw new Error('recovery/fast.md lacks its summary line');
+    const worst = line[6] ? `, at worst ${line[6].split(', ')[0]} dB` : '';
+    return `Over ${line[1]} corpus models with real data it gains ${line[2]} dB on average ` +
+      `(${line[3]} gain, ${line[4]} unchanged, ${line[5]} lose${worst}), taking ${line[7]}x the time of ` +
+      `calibrate + quantize (median; at most ${line[8]}x)`;
+  },
+  // docs/recovery.md: --optimize fast per model.
+  fasttable() {
+    return `\n${read('recovery/fast.md').trim()}\n`;
+  },
+  // docs/recovery.md: time and memory of the recovery options.
+  timeoptimize() {
+    return `\n\`\`\`\n${read('recovery/time_optimize.txt').trim()}\n\`\`\`\n`;
   },
   // docs/recovery.md: the whole ablation table.
   ablation() {
@@ -193,6 +212,8 @@ function resultsMd() {
     section('Accuracy recovery (ablation)', 'bash bench/recovery/ablation.sh',
       `${read('recovery/ablation.md')}\nTime and memory (\`bench/recovery/time_optimize.sh\`):\n\n` +
       `\`\`\`\n${read('recovery/time_optimize.txt').trim()}\n\`\`\``),
+    section('One-pass bias correction (--optimize fast) over the corpus',
+      'bash bench/recovery/fast.sh', read('recovery/fast.md')),
     section('int4 weights', 'bash bench/int4/int4.sh', read('int4/int4.md')),
     section('Mixed precision to a target (--target-sqnr 30)',
       'bash bench/mixed/target_sqnr.sh', read('mixed/target_sqnr.md')),

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Weight-recovery ablation (docs/recovery.md): bench/quant_eval over the
 # models matching FILTER (default: the official twin pairs and the
-# mobilenets), int8 plain / +CLE / +bias correction / +AdaRound /
-# --method auto / --optimize accuracy, every twin and float16, in LiteRT on
-# held-out samples. Writes bench/recovery/ablation.md (the table) and
+# mobilenets), int8 plain / +CLE / +bias correction / --optimize fast /
+# +AdaRound / --method auto / --optimize accuracy, every twin and float16,
+# in LiteRT on held-out samples. Writes bench/recovery/ablation.md (the table) and
 # ablation.json. QFORGE=path/to/cmd/qforge runs another build's binary (its
 # build tree must hold tests/qforge_make_inputs too).
 #   bench/recovery/ablation.sh [FILTER]
@@ -15,6 +15,7 @@ out=$(mktemp -d)
 bash bench/quant_eval/run.sh --qforge "$qforge" --schemes int8,float16 \
   --filter "$filter" \
   --variant cle=--equalize --variant bc=--bias-correction \
+  --variant fast='--optimize fast' \
   --variant ada='--adaround --adaround-iterations 2000' \
   --variant auto='--method auto' --variant opt='--optimize accuracy' \
   --jobs 1 --variant-threads 2 --timeout 900 --out "$out" > "$out/log" 2>&1 || {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Time and peak memory of `quantize --optimize accuracy` on
 # mobilenet_v1_0.25_224 with 256 calibration images (the corpus photos,
-# repeated to 256 under distinct names), 2 threads; plain int8 alongside.
+# repeated to 256 under distinct names), 2 threads; plain int8,
+# --optimize fast and --bias-correction alongside.
 #   bench/recovery/time_optimize.sh [QFORGE] [THREADS]
 # Prints one line per run: wall seconds, peak RSS MiB. A benchmark, not a
 # test: the bound (<= 60 s, <= 2 GB) is read from its output.
@@ -29,5 +30,6 @@ run() {
 }
 echo "mobilenet_v1_0.25_224, 256 images, $threads threads"
 run "int8 (plain)"
+run "--optimize fast" --optimize fast
 run "--bias-correction" --bias-correction
 run "--optimize accuracy" --optimize accuracy
