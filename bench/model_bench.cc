@@ -6,11 +6,13 @@
 // stdout (bench/run_model_bench.sh adds LiteRT's time and the ratios).
 // Usage: model_bench MODEL [--repeat N] [--batch B] [--threads T]
 // (--batch/--threads: run only that case, e.g. under perf).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "calibration/calibrate.h"
 #include "calibration/collector.h"
@@ -64,7 +66,7 @@ int main(int argc, char** argv) {
                              ? qforge::numerics::Arithmetic::kXnnpack
                              : qforge::numerics::Arithmetic::kTflite;
     } else if (flag == "--repeat") {
-      repeat = value;
+      repeat = std::max(1, value);
     } else if (flag == "--batch") {
       only_batch = value;
     } else if (flag == "--threads") {
@@ -129,24 +131,30 @@ int main(int argc, char** argv) {
           }
         }
       }
-      double best[2] = {1e30, 1e30};
+      // Every repeat's time: the best is the least disturbed run; the
+      // median is the same kind of figure as a command's average over many
+      // samples, which per-sample jitter raises above the best.
+      std::vector<double> times[2];
       for (int i = 0; i < repeat; ++i) {
         for (bool observe : {false, true}) {
           const auto t0 = std::chrono::steady_clock::now();
           if (!run(observe).ok()) return 4;
-          const double ms = std::chrono::duration<double, std::milli>(
-                                std::chrono::steady_clock::now() - t0)
-                                .count();
-          best[observe] = std::min(best[observe], ms);
+          times[observe].push_back(std::chrono::duration<double, std::milli>(
+                                       std::chrono::steady_clock::now() - t0)
+                                       .count());
         }
       }
       for (bool observe : {false, true}) {
-        const double per_sample = best[observe] / batch;
+        std::vector<double>& t = times[observe];
+        std::sort(t.begin(), t.end());
+        const double per_sample = t.front() / batch;
+        const double median = t[t.size() / 2] / batch;
         std::printf(
             "{\"model\":\"%s\",\"batch\":%d,\"threads\":%d,\"stats\":%s,"
-            "\"ms_per_sample\":%.4f,\"gflops\":%.1f,\"gop\":%.6f}\n",
+            "\"ms_per_sample\":%.4f,\"ms_per_sample_median\":%.4f,"
+            "\"gflops\":%.1f,\"gop\":%.6f}\n",
             path.c_str(), batch, threads, observe ? "true" : "false",
-            per_sample, flops / (per_sample * 1e6), flops * 1e-9);
+            per_sample, median, flops / (per_sample * 1e6), flops * 1e-9);
       }
     }
   }

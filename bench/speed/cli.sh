@@ -43,10 +43,10 @@ wall() {  # fastest wall seconds of a command
     echo "$e - $s" | bc -l
   fi
 }
-mb() {  # model_bench ms per sample: model, threads, stats true|false
+mb() {  # model_bench "best median" ms per sample: model, threads, stats true|false
   "$tmp/model_bench" "$1" --batch 1 --threads "$2" --repeat 50 |
     node -e 'for (const l of require("fs").readFileSync(0, "utf8").trim().split("\n")) {
-      const j = JSON.parse(l); if (String(j.stats) === process.argv[1]) console.log(j.ms_per_sample); }' "$3"
+      const j = JSON.parse(l); if (String(j.stats) === process.argv[1]) console.log(j.ms_per_sample, j.ms_per_sample_median); }' "$3"
 }
 rows=()
 for entry in "tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite 224 224 3" \
@@ -63,7 +63,9 @@ for entry in "tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite 224 224 3
       times+=("$(wall "$tmp/qforge" -q calibrate "$model" --data "$tmp/x$n.npy" \
                  -o "$tmp/stats.json" --threads "$t")")
     done
-    rows+=("$(basename "$1" .tflite)|$t|${times[0]}|${times[2]}|$(mb "$model" "$t" false)|${times[1]}|${times[3]}|$(mb "$model" "$t" true)")
+    read -r mrun mrun_med <<< "$(mb "$model" "$t" false)"
+    read -r mcal mcal_med <<< "$(mb "$model" "$t" true)"
+    rows+=("$(basename "$1" .tflite)|$t|${times[0]}|${times[2]}|$mrun|$mrun_med|${times[1]}|${times[3]}|$mcal|$mcal_med")
   done
 done
 {
@@ -71,18 +73,21 @@ done
     "$(git -C "$root" rev-parse --short HEAD); $(nproc) cores," \
     "load $(cut -d' ' -f1-3 /proc/loadavg). Float32 samples; per sample ="
   echo "(T200 - T20) / 180 of whole processes; fixed = T20 - 20 x per sample"
-  echo "(process start, model load and prepare); whole = T200 / 200."
+  echo "(process start, model load and prepare); whole = T200 / 200. model_bench:"
+  echo "best / median of 50 repeats of one sample; ratios against each (the"
+  echo "median is the same kind of figure as an average over many samples)."
   echo
-  echo "| model | threads | run ms/sample | model_bench ms | ratio | run fixed ms | run whole ms/sample | calibrate ms/sample | model_bench + stats ms | ratio | calibrate fixed ms |"
+  echo "| model | threads | run ms/sample | model_bench best / median ms | ratio to best / median | run fixed ms | run whole ms/sample | calibrate ms/sample | model_bench + stats best / median ms | ratio to best / median | calibrate fixed ms |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   for row in "${rows[@]}"; do
-    IFS='|' read -r name t r200 r20 mrun c200 c20 mcal <<< "$row"
+    IFS='|' read -r name t r200 r20 mrun mrunm c200 c20 mcal mcalm <<< "$row"
     awk -v n="$name" -v t="$t" -v r200="$r200" -v r20="$r20" -v mr="$mrun" \
-        -v c200="$c200" -v c20="$c20" -v mc="$mcal" 'BEGIN {
+        -v mrm="$mrunm" -v c200="$c200" -v c20="$c20" -v mc="$mcal" \
+        -v mcm="$mcalm" 'BEGIN {
       r = (r200 - r20) * 1000 / 180; c = (c200 - c20) * 1000 / 180
-      printf "| %s | %s | %.3f | %.3f | %.2f | %.1f | %.3f | %.3f | %.3f | %.2f | %.1f |\n",
-        n, t, r, mr, r / mr, r20 * 1000 - 20 * r, r200 * 1000 / 200,
-        c, mc, c / mc, c20 * 1000 - 20 * c }'
+      printf "| %s | %s | %.3f | %.3f / %.3f | %.2f / %.2f | %.1f | %.3f | %.3f | %.3f / %.3f | %.2f / %.2f | %.1f |\n",
+        n, t, r, mr, mrm, r / mr, r / mrm, r20 * 1000 - 20 * r,
+        r200 * 1000 / 200, c, mc, mcm, c / mc, c / mcm, c20 * 1000 - 20 * c }'
   done
 } > "$here/cli.md"
 cat "$here/cli.md"
