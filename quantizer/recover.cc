@@ -141,9 +141,7 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     std::vector<InputCapture> want = {
         {l, options.bias_correction, options.adaround ? per_sample : 0}};
     std::vector<CapturedInput> now;
-    if (options.one_pass) {
-      now.push_back(float_means[li]);
-    } else {
+    if (!options.one_pass) {
       ASSIGN_OR_RETURN(now, CaptureLayerInputs(model, data, samples, want, co));
     }
     if (options.adaround) {
@@ -197,7 +195,7 @@ absl::StatusOr<RecoverResult> RecoverWeights(
       // Mean pre-activation output now minus in the float model:
       // sum(Wq * mean input now) - sum(W * mean float input).
       const CapturedInput& fm = float_means[li];
-      const CapturedInput& nm = now[0];
+      const CapturedInput& nm = options.one_pass ? fm : now[0];
       EnsureBias(model, l);
       std::vector<float> bias = LayerWeights(model, l.bias);
       double total = 0;
