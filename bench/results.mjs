@@ -145,16 +145,16 @@ const figures = {
     const cli = read('speed/cli.md').split('\n').filter((l) => /^\| [a-z]/.test(l) && !l.startsWith('| model'))
       .map((l) => l.split('|').map((x) => x.trim()));
     // Ratio cells read "to best / to median" of model_bench's repeats.
-    const ratios = (t, k = 0) => cli.filter((c) => c[2] === t)
-      .flatMap((c) => [parseFloat(c[5].split('/')[k]), parseFloat(c[10].split('/')[k])]);
+    const ratios = (t, k = 0) => cli.filter((c) => c[3] === t)
+      .flatMap((c) => [parseFloat(c[6].split('/')[k]), parseFloat(c[11].split('/')[k])]);
     const range = (v) => `${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)}x`;
-    const fixed = cli.flatMap((c) => [parseFloat(c[6]), parseFloat(c[11])]);
+    const fixed = cli.flatMap((c) => [parseFloat(c[7]), parseFloat(c[12])]);
     return `One thread, batch 1: qforge's integer interpreter is faster than LiteRT on ` +
       `${faster} of ${both.length} official int8 twins both run, ` +
       `${Math.min(...conv).toFixed(1)}-${Math.max(...conv).toFixed(1)}x on the ${conv.length} convolutional ones. ` +
       `\`run\` and \`calibrate\` take ${range(ratios('1'))} the interpreter's own best per-sample time on 1 thread ` +
       `(${range(ratios('1', 1))} its median) and ${range(ratios('2'))} on 2, where they run samples side by side ` +
-      `(data reading included; whole processes over 200 and 20 samples, differenced), plus ` +
+      `(data reading included; whole processes over N and N/10 samples, differenced, N = 200 or 1000), plus ` +
       `${Math.min(...fixed).toFixed(0)}-${Math.max(...fixed).toFixed(0)} ms once for start-up, model load and prepare`;
   },
   // Large models: bench/big_model/run.sh's table.

@@ -9,6 +9,7 @@
 #include "cmd/progress.h"
 #include "quantizer/equalize.h"
 #include "quantizer/recover.h"
+#include "quantizer/weighted_layer.h"
 
 namespace qforge::cmd {
 
@@ -76,6 +77,9 @@ absl::Status ApplyRecovery(const RecoveryArgs& args, ir::Model& work,
                            bool fc_per_tensor, int threads,
                            const numerics::Modes& numerics, bool quiet) {
   if (args.equalize) {
+    // Layers with float16 weights behind DEQUANTIZE (MediaPipe's models)
+    // get float32 copies first, so that equalization can rescale them.
+    quantizer::WidenHalfWeights(work, keep_float);
     ASSIGN_OR_RETURN(quantizer::EqualizeResult eq,
                      quantizer::EqualizeCrossLayer(work));
     if (!quiet) {

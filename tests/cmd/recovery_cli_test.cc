@@ -104,5 +104,29 @@ TEST(RecoveryCliTest, OptimizeFastReachesFloat16Weights) {
   EXPECT_EQ(inspect.out.find("float16"), std::string::npos) << inspect.out;
 }
 
+// --equalize reaches float16 weights as well: the float16 twin of
+// conv_fc_mnist has the same CONV_2D -> RELU -> CONV_2D pair as the float32
+// model (1 pair equalized there); before the layers were widened it found
+// none.
+TEST(RecoveryCliTest, EqualizeReachesFloat16Weights) {
+  const std::string dir = testing::MakeTempDir();
+  ASSERT_EQ(RunCommand(QforgeBinary() + " quantize " + TestDataDir() +
+                       "/models/conv_fc_mnist.tflite --scheme float16 -q -o " +
+                       dir + "/f16.tflite")
+                .exit_code,
+            0);
+  const testing::CommandResult r = RunCommand(
+      QforgeBinary() + " quantize " + dir + "/f16.tflite --data '" +
+      TestDataDir() + "/mnist/*.png' --scale 0.003921569 --equalize -o " + dir +
+      "/q.tflite");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("equalize: 1 layer pairs"), std::string::npos) << r.err;
+  const testing::CommandResult inspect =
+      RunCommand(QforgeBinary() + " inspect " + dir + "/q.tflite");
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  EXPECT_NE(inspect.out.find("quantization: full_int8"), std::string::npos)
+      << inspect.out;
+}
+
 }  // namespace
 }  // namespace qforge
