@@ -37,12 +37,16 @@ const db = (num, den) => (den === 0 ? Infinity : num === 0 ? -Infinity : 10 * Ma
 /**
  * SQNR over all outputs and samples: 10·log10(Σ ref² / Σ (ref − q)²).
  * refs, tests: [[Float64Array per output] per sample].
- * Returns { db, per_output: [db...], nonfinite } (Infinity when identical).
+ * Returns { db, per_output: [db...], nonfinite, sample_err: [Σ (ref − q)²
+ * per sample] } (Infinity when identical). Two models measured against the
+ * same references differ by 10·log10 of their error sums, so sample_err is
+ * all a paired bootstrap over the samples needs (pairedDbInterval).
  */
 export function sqnr(refs, tests) {
   let sig = 0, err = 0, nonfinite = 0;
   const nOut = refs[0]?.length ?? 0;
   const perSig = new Array(nOut).fill(0), perErr = new Array(nOut).fill(0);
+  const sampleErr = new Array(refs.length).fill(0);
   refs.forEach((outs, s) => outs.forEach((r, j) => {
     const t = tests[s][j];
     if (t.length !== r.length) throw new Error(`output ${j} sample ${s}: ${t.length} values, the float model gives ${r.length}`);
@@ -51,9 +55,40 @@ export function sqnr(refs, tests) {
       if (!Number.isFinite(d)) { nonfinite++; continue; }
       sig += r[i] * r[i]; err += d * d;
       perSig[j] += r[i] * r[i]; perErr[j] += d * d;
+      sampleErr[s] += d * d;
     }
   }));
-  return { db: db(sig, err), per_output: perSig.map((v, j) => db(v, perErr[j])), nonfinite };
+  return { db: db(sig, err), per_output: perSig.map((v, j) => db(v, perErr[j])), nonfinite, sample_err: sampleErr };
+}
+
+/**
+ * The 95% interval of the SQNR difference a − b (dB) between two models
+ * measured on the same samples against the same references, by a paired
+ * bootstrap: the samples are drawn with replacement `rounds` times (a fixed
+ * seed: the interval is reproducible) and 10·log10(Σ errB / Σ errA) taken
+ * over each draw. errA, errB: sample_err of each. Returns [lo, hi], or null
+ * when the errors are missing or of different lengths.
+ */
+export function pairedDbInterval(errA, errB, rounds = 10000) {
+  if (!errA?.length || errA.length !== errB?.length) return null;
+  let seed = 1;
+  const next = () => {  // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const n = errA.length, d = [];
+  for (let r = 0; r < rounds; r++) {
+    let a = 0, b = 0;
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(next() * n);
+      a += errA[k]; b += errB[k];
+    }
+    d.push(db(b, a));
+  }
+  d.sort((x, y) => x - y);
+  return [d[Math.floor(0.025 * (rounds - 1))], d[Math.ceil(0.975 * (rounds - 1))]];
 }
 
 const argmax = (a) => {

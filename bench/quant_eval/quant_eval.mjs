@@ -178,7 +178,7 @@ async function evaluate(runner, file, runtime, evalInputs, ref, classifier) {
   }
   const vals = align(ref, collect(reply, fb));
   const s = sqnr(ref.values, vals);
-  const res = { sqnr_db: s.db, per_output_db: s.per_output, nonfinite: s.nonfinite || undefined };
+  const res = { sqnr_db: s.db, per_output_db: s.per_output, nonfinite: s.nonfinite || undefined, sample_err: s.sample_err };
   if (classifier) res.top1 = top1(ref.values, vals);
   if (out.alt) Object.assign(out.alt, res); else Object.assign(out, res);
   return out;

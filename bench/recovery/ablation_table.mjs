@@ -4,6 +4,7 @@
 // in LiteRT on evaluation samples disjoint from the calibration samples.
 //   node bench/recovery/ablation_table.mjs RESULTS.json > ablation.md
 import fs from 'node:fs';
+import { pairedDbInterval } from '../quant_eval/metrics.mjs';
 import { sqnrCell } from '../quant_eval/sqnr_cell.mjs';
 
 const COLUMNS = [
@@ -41,7 +42,9 @@ for (const m of results.models) {
     if (t.gate !== 'int8' || !t.ok || !Number.isFinite(t.sqnr_db)) continue;
     for (const key of Object.keys(vsTwin)) {
       const s = m.schemes[key];
-      if (s?.ok && Number.isFinite(s.sqnr_db)) vsTwin[key].push({ model: m.id, d: s.sqnr_db - t.sqnr_db });
+      if (s?.ok && Number.isFinite(s.sqnr_db)) {
+        vsTwin[key].push({ model: m.id, d: s.sqnr_db - t.sqnr_db, ci: pairedDbInterval(s.sample_err, t.sample_err) });
+      }
     }
   }
   lines.push(`| ${m.id} | ${row.join(' | ')} | ${twins.join('<br>')} | ${cell(m.schemes.float16)} |`);
@@ -52,10 +55,15 @@ lines.push(`Mean gain over plain int8 (dB): ${COLUMNS.slice(1).map(([n, k]) => `
 const twinLine = (label, v) => {
   if (!v.length) return `${label}: no pair measured`;
   const worst = v.reduce((a, b) => (b.d < a.d ? b : a));
-  const below = v.filter((x) => x.d < 0).map((x) => `${x.model} ${x.d.toFixed(2)}`);
+  const ci = (x) => (x.ci ? ` [${x.ci[0].toFixed(2)}, ${x.ci[1].toFixed(2)}]` : '');
+  const below = v.filter((x) => x.d < 0).map((x) => `${x.model} ${x.d.toFixed(2)}${ci(x)}`);
+  // Below beyond the sampling noise of the evaluation set: the whole 95%
+  // interval under zero.
+  const clearly = v.filter((x) => x.ci && x.ci[1] < 0).map((x) => x.model);
   return `${label} ${mean(v.map((x) => x.d))} dB on average over ${v.length} pairs, ` +
-    `worst ${worst.d.toFixed(2)} (${worst.model}); below the twin: ${below.length ? below.join(', ') : 'none'}`;
+    `worst ${worst.d.toFixed(2)} (${worst.model}); below the twin: ${below.length ? below.join(', ') : 'none'}; ` +
+    `below it beyond the 95% interval: ${v.some((x) => !x.ci) ? 'not measured' : clearly.length ? clearly.join(', ') : 'none'}`;
 };
 lines.push('');
-lines.push(`Against the official int8 twins of the same weights (ours minus twin): ${twinLine('plain int8', vsTwin.int8)}; ${twinLine('--optimize fast', vsTwin['int8+fast'])}; ${twinLine('--optimize accuracy', vsTwin['int8+opt'])}.`);
+lines.push(`Against the official int8 twins of the same weights (ours minus twin; in brackets the 95% interval of a paired bootstrap over the evaluation samples): ${twinLine('plain int8', vsTwin.int8)}; ${twinLine('--optimize fast', vsTwin['int8+fast'])}; ${twinLine('--optimize accuracy', vsTwin['int8+opt'])}.`);
 console.log(lines.join('\n'));

@@ -3,7 +3,7 @@
 # issue measured it: the wall time of whole `qforge run` and `qforge
 # calibrate` processes over N and over N/10 random float samples (one .npy
 # each); per sample = (T_N - T_N/10) / (0.9 N), so start-up, model load and
-# prepare (the fixed cost, reported beside it) cancel out. N is 200 for
+# prepare (the fixed cost, reported beside it) cancel out. N is 400 for
 # mobilenet (0.8 ms a sample) and 1000 for vww_96 (0.13 ms): the difference
 # must span ~100 ms, or a few ms of scheduler jitter on this VM moves a
 # 0.13 ms model's figure by 10-30% (200 vs 20 samples gave 1.13-1.38x on
@@ -53,7 +53,7 @@ mb() {  # model_bench "best median" ms per sample: model, threads, stats true|fa
       const j = JSON.parse(l); if (String(j.stats) === process.argv[1]) console.log(j.ms_per_sample, j.ms_per_sample_median); }' "$3"
 }
 rows=()
-for entry in "tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite 200 224 224 3" \
+for entry in "tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite 400 224 224 3" \
              "mlperf-tiny/vww_96_float.tflite 1000 96 96 3"; do
   set -- $entry
   model=$corpus/models/$1
