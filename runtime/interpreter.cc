@@ -183,18 +183,23 @@ absl::Status Interpreter::Impl::Allocate(SubgraphExec& exec, int t) {
 absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   OpSlot& slot = exec.ops[i];
   const ir::Operator& op = *slot.op;
-  std::vector<RtTensor*> inputs, outputs;
-  inputs.reserve(op.inputs.size());
-  outputs.reserve(op.outputs.size());
-  for (int32_t in : op.inputs) {
-    inputs.push_back(in >= 0 ? &exec.tensors[in] : nullptr);
-    if (in >= 0) {
-      RETURN_IF_ERROR(CheckReadable(op, exec.index, i, inputs.size() - 1,
-                                    exec.tensors[in]));
+  std::vector<RtTensor*>& inputs = slot.inputs;
+  std::vector<RtTensor*>& outputs = slot.outputs;
+  if (inputs.size() != op.inputs.size() ||
+      outputs.size() != op.outputs.size()) {
+    inputs.clear();
+    outputs.clear();
+    for (int32_t in : op.inputs)
+      inputs.push_back(in >= 0 ? &exec.tensors[in] : nullptr);
+    for (int32_t out : op.outputs) outputs.push_back(&exec.tensors[out]);
+  }
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inputs[k] != nullptr) {
+      RETURN_IF_ERROR(CheckReadable(op, exec.index, i, k, *inputs[k]));
     }
   }
-  for (int32_t out : op.outputs) outputs.push_back(&exec.tensors[out]);
-  OpContext ctx(op, exec.index, i, inputs, outputs, &pool_, this, &slot.state);
+  OpContext ctx(op, exec.index, i, absl::MakeConstSpan(inputs),
+                absl::MakeConstSpan(outputs), &pool_, this, &slot.state);
   ctx.set_subgraph_tensors(&exec.sg->tensors);
   // Requantization rounding as LiteRT's kernels for this op's types
   // (numerics/fixed_point.h): its uint8 and int16 kernels round twice, and

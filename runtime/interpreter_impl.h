@@ -27,6 +27,8 @@ struct OpSlot {
   const ir::Operator* op = nullptr;
   const KernelDef* kernel = nullptr;
   std::unique_ptr<KernelState> state;
+  // The op's tensors, built on its first run (exec.tensors never moves).
+  std::vector<RtTensor*> inputs, outputs;
   std::vector<Dims> prepared_input_shapes;
   bool prepared = false;
   bool shape_depends_on_data = false;

@@ -20,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "ir/host_tensor.h"
 #include "ir/model.h"
 #include "numerics/modes.h"
@@ -57,6 +58,22 @@ class SubgraphRunner {
 
 class OpContext {
  public:
+  // The interpreter's form: the tensor lists live in its op slot, so that
+  // running an op allocates nothing.
+  OpContext(const ir::Operator& op, int subgraph, int op_index,
+            absl::Span<RtTensor* const> inputs,
+            absl::Span<RtTensor* const> outputs, ThreadPool* pool,
+            SubgraphRunner* runner, std::unique_ptr<KernelState>* state)
+      : op_(op),
+        subgraph_(subgraph),
+        op_index_(op_index),
+        inputs_(inputs),
+        outputs_(outputs),
+        pool_(pool),
+        runner_(runner),
+        state_(state) {}
+  // Tests' form: the context holds the lists (a moved vector keeps its
+  // heap buffer, so the spans stay valid when the context is moved).
   OpContext(const ir::Operator& op, int subgraph, int op_index,
             std::vector<RtTensor*> inputs, std::vector<RtTensor*> outputs,
             ThreadPool* pool, SubgraphRunner* runner,
@@ -64,11 +81,16 @@ class OpContext {
       : op_(op),
         subgraph_(subgraph),
         op_index_(op_index),
-        inputs_(std::move(inputs)),
-        outputs_(std::move(outputs)),
+        owned_inputs_(std::move(inputs)),
+        owned_outputs_(std::move(outputs)),
+        inputs_(owned_inputs_),
+        outputs_(owned_outputs_),
         pool_(pool),
         runner_(runner),
         state_(state) {}
+  OpContext(OpContext&&) = default;
+  OpContext(const OpContext&) = delete;
+  OpContext& operator=(const OpContext&) = delete;
 
   const ir::Operator& op() const { return op_; }
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
@@ -166,7 +188,8 @@ class OpContext {
   const ir::Operator& op_;
   int subgraph_;
   int op_index_;
-  std::vector<RtTensor*> inputs_, outputs_;
+  std::vector<RtTensor*> owned_inputs_, owned_outputs_;
+  absl::Span<RtTensor*const> inputs_, outputs_;
   ThreadPool* pool_;
   SubgraphRunner* runner_;
   std::unique_ptr<KernelState>* state_;

@@ -55,7 +55,7 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::RunTasks() {
   for (;;) {
     int64_t task;
-    const std::function<void(int64_t)>* fn;
+    const absl::FunctionRef<void(int64_t)>* fn;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (fn_ == nullptr || next_task_ >= num_tasks_) return;
@@ -88,7 +88,7 @@ void ThreadPool::WorkerLoop() {
 }
 
 void ThreadPool::ParallelFor(int64_t num_tasks,
-                             const std::function<void(int64_t)>& fn) {
+                             absl::FunctionRef<void(int64_t)> fn) {
   if (num_tasks <= 0) return;
   if (workers_.empty() || num_tasks == 1) {
     for (int64_t t = 0; t < num_tasks; ++t) fn(t);

@@ -12,10 +12,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "absl/functional/function_ref.h"
 
 namespace qforge::runtime {
 
@@ -30,8 +31,10 @@ class ThreadPool {
   int num_threads() const { return num_threads_; }
 
   // Runs fn(task) for task in [0, num_tasks), in parallel; returns when all
-  // are done. The caller's thread takes part. Not reentrant.
-  void ParallelFor(int64_t num_tasks, const std::function<void(int64_t)>& fn);
+  // are done. The caller's thread takes part. Not reentrant. A FunctionRef,
+  // not a std::function: kernels call this for every op of every sample,
+  // and a std::function of a lambda with more than two captures allocates.
+  void ParallelFor(int64_t num_tasks, absl::FunctionRef<void(int64_t)> fn);
 
  private:
   void WorkerLoop();
@@ -44,7 +47,7 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable work_cv_, done_cv_;
-  const std::function<void(int64_t)>* fn_ = nullptr;
+  const absl::FunctionRef<void(int64_t)>* fn_ = nullptr;
   int64_t num_tasks_ = 0;
   int64_t next_task_ = 0;
   int64_t tasks_done_ = 0;

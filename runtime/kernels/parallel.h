@@ -32,14 +32,8 @@ void ParallelChunks(const OpContext& ctx, int64_t n, int64_t chunk,
     }
     return;
   }
-  struct Job {
-    const Fn* fn;
-    int64_t n, chunk;
-  } job{&fn, n, chunk};
-  // One captured pointer: the std::function stays allocation-free.
-  const Job* p = &job;
-  ctx.pool().ParallelFor(tasks, [p](int64_t t) {
-    (*p->fn)(t * p->chunk, std::min(p->n, (t + 1) * p->chunk));
+  ctx.pool().ParallelFor(tasks, [&fn, n, chunk](int64_t t) {
+    fn(t * chunk, std::min(n, (t + 1) * chunk));
   });
 }
 
