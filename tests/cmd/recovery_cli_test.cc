@@ -78,54 +78,53 @@ TEST(RecoveryCliTest, OptimizeFastIsOnePassBiasCorrection) {
       << both.err;
 }
 
-// A model with float16 weights behind DEQUANTIZE (made here by --scheme
-// float16): --optimize fast reaches its 3 weighted layers, and the int8
-// model keeps no float16 constant.
-TEST(RecoveryCliTest, OptimizeFastReachesFloat16Weights) {
+// A model with float16 weights behind DEQUANTIZE (conv_fc_mnist through
+// --scheme float16), quantized to int8 with the recovery flag `flag`: the
+// quantize log and the result's inspect summary.
+struct Float16Recovery {
+  std::string log, inspect;
+};
+Float16Recovery RecoverFloat16Mnist(const std::string& flag) {
   const std::string dir = testing::MakeTempDir();
-  ASSERT_EQ(RunCommand(QforgeBinary() + " quantize " + TestDataDir() +
-                       "/models/conv_fc_mnist.tflite --scheme float16 -q -o " +
-                       dir + "/f16.tflite")
-                .exit_code,
-            0);
-  const testing::CommandResult r = RunCommand(
-      QforgeBinary() + " quantize " + dir + "/f16.tflite --data '" +
-      TestDataDir() + "/mnist/*.png' --scale 0.003921569 --optimize fast -o " +
-      dir + "/q.tflite");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("bias-correction (one pass): 3 layers"),
-            std::string::npos)
-      << r.err;
+  Float16Recovery out;
+  const testing::CommandResult f16 =
+      RunCommand(QforgeBinary() + " quantize " + TestDataDir() +
+                 "/models/conv_fc_mnist.tflite --scheme float16 -q -o " + dir +
+                 "/f16.tflite");
+  EXPECT_EQ(f16.exit_code, 0) << f16.err;
+  const testing::CommandResult r =
+      RunCommand(QforgeBinary() + " quantize " + dir + "/f16.tflite --data '" +
+                 TestDataDir() + "/mnist/*.png' --scale 0.003921569 " + flag +
+                 " -o " + dir + "/q.tflite");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  out.log = r.err;
   const testing::CommandResult inspect =
       RunCommand(QforgeBinary() + " inspect " + dir + "/q.tflite");
-  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
-  EXPECT_NE(inspect.out.find("quantization: full_int8"), std::string::npos)
-      << inspect.out;
-  EXPECT_EQ(inspect.out.find("float16"), std::string::npos) << inspect.out;
+  EXPECT_EQ(inspect.exit_code, 0) << inspect.err;
+  out.inspect = inspect.out;
+  return out;
 }
 
-// --equalize reaches float16 weights as well: the float16 twin of
-// conv_fc_mnist has the same CONV_2D -> RELU -> CONV_2D pair as the float32
-// model (1 pair equalized there); before the layers were widened it found
-// none.
+// --optimize fast reaches the 3 weighted layers, and the int8 model keeps
+// no float16 constant.
+TEST(RecoveryCliTest, OptimizeFastReachesFloat16Weights) {
+  const Float16Recovery r = RecoverFloat16Mnist("--optimize fast");
+  EXPECT_NE(r.log.find("bias-correction (one pass): 3 layers"),
+            std::string::npos)
+      << r.log;
+  EXPECT_NE(r.inspect.find("quantization: full_int8"), std::string::npos)
+      << r.inspect;
+  EXPECT_EQ(r.inspect.find("float16"), std::string::npos) << r.inspect;
+}
+
+// --equalize reaches float16 weights as well: the float16 model has the
+// same CONV_2D -> RELU -> CONV_2D pair as the float32 one (1 pair equalized
+// there); before the layers were widened it found none.
 TEST(RecoveryCliTest, EqualizeReachesFloat16Weights) {
-  const std::string dir = testing::MakeTempDir();
-  ASSERT_EQ(RunCommand(QforgeBinary() + " quantize " + TestDataDir() +
-                       "/models/conv_fc_mnist.tflite --scheme float16 -q -o " +
-                       dir + "/f16.tflite")
-                .exit_code,
-            0);
-  const testing::CommandResult r = RunCommand(
-      QforgeBinary() + " quantize " + dir + "/f16.tflite --data '" +
-      TestDataDir() + "/mnist/*.png' --scale 0.003921569 --equalize -o " + dir +
-      "/q.tflite");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("equalize: 1 layer pairs"), std::string::npos) << r.err;
-  const testing::CommandResult inspect =
-      RunCommand(QforgeBinary() + " inspect " + dir + "/q.tflite");
-  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
-  EXPECT_NE(inspect.out.find("quantization: full_int8"), std::string::npos)
-      << inspect.out;
+  const Float16Recovery r = RecoverFloat16Mnist("--equalize");
+  EXPECT_NE(r.log.find("equalize: 1 layer pairs"), std::string::npos) << r.log;
+  EXPECT_NE(r.inspect.find("quantization: full_int8"), std::string::npos)
+      << r.inspect;
 }
 
 }  // namespace
