@@ -32,21 +32,23 @@ export function quantizeInput(bytes, dtype, q) {
   return new Uint8Array(out.buffer);
 }
 
-const db = (num, den) => (den === 0 ? Infinity : num === 0 ? -Infinity : 10 * Math.log10(num / den));
+export const db = (num, den) => (den === 0 ? Infinity : num === 0 ? -Infinity : 10 * Math.log10(num / den));
 
 /**
  * SQNR over all outputs and samples: 10·log10(Σ ref² / Σ (ref − q)²).
  * refs, tests: [[Float64Array per output] per sample].
- * Returns { db, per_output: [db...], nonfinite, sample_err: [Σ (ref − q)²
- * per sample] } (Infinity when identical). Two models measured against the
- * same references differ by 10·log10 of their error sums, so sample_err is
- * all a paired bootstrap over the samples needs (pairedDbInterval).
+ * Returns { db, per_output: [db...], nonfinite, sample_sig: [Σ ref² per
+ * sample], sample_err: [Σ (ref − q)² per sample] } (Infinity when
+ * identical). Two models measured against the same references differ by
+ * 10·log10 of their error sums, so sample_err is all a paired bootstrap
+ * over the samples needs (pairedDbInterval); the two per-sample sums also
+ * let runs on disjoint samples be pooled (merge_folds.mjs).
  */
 export function sqnr(refs, tests) {
   let sig = 0, err = 0, nonfinite = 0;
   const nOut = refs[0]?.length ?? 0;
   const perSig = new Array(nOut).fill(0), perErr = new Array(nOut).fill(0);
-  const sampleErr = new Array(refs.length).fill(0);
+  const sampleSig = new Array(refs.length).fill(0), sampleErr = new Array(refs.length).fill(0);
   refs.forEach((outs, s) => outs.forEach((r, j) => {
     const t = tests[s][j];
     if (t.length !== r.length) throw new Error(`output ${j} sample ${s}: ${t.length} values, the float model gives ${r.length}`);
@@ -55,10 +57,10 @@ export function sqnr(refs, tests) {
       if (!Number.isFinite(d)) { nonfinite++; continue; }
       sig += r[i] * r[i]; err += d * d;
       perSig[j] += r[i] * r[i]; perErr[j] += d * d;
-      sampleErr[s] += d * d;
+      sampleSig[s] += r[i] * r[i]; sampleErr[s] += d * d;
     }
   }));
-  return { db: db(sig, err), per_output: perSig.map((v, j) => db(v, perErr[j])), nonfinite, sample_err: sampleErr };
+  return { db: db(sig, err), per_output: perSig.map((v, j) => db(v, perErr[j])), nonfinite, sample_sig: sampleSig, sample_err: sampleErr };
 }
 
 /**

@@ -32,12 +32,13 @@ import { MODELS } from './models.mjs';
 import { outputValues, quantizeInput, sqnr, top1, distinctTop1 } from './metrics.mjs';
 import { writeDataNpy, calibrate, quantize, inspect } from './qforge_steps.mjs';
 import { renderMarkdown } from './report.mjs';
+import { resultsJson } from './results_json.mjs';
 import { writeWithLogits } from './expose.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const SCHEMES = ['int8', 'int16x8', 'dynamic', 'float16'];
-const USAGE = 'usage: node bench/quant_eval/quant_eval.mjs [--quick] [--qforge BIN] [--make-inputs BIN] [--corpus DIR] [--schemes LIST] [--method M] [--histogram-stride N] [--filter REGEX] [--jobs N] [--timeout S] [--out DIR] [--work DIR] [--keep]';
+const USAGE = 'usage: node bench/quant_eval/quant_eval.mjs [--quick] [--qforge BIN] [--make-inputs BIN] [--corpus DIR] [--schemes LIST] [--method M] [--histogram-stride N] [--filter REGEX] [--jobs N] [--timeout S] [--out DIR] [--work DIR] [--keep] [--swap-halves]';
 
 function usage(msg) {
   process.stderr.write(`quant_eval: ${msg}\n${USAGE}\n`);
@@ -65,6 +66,10 @@ function parseArgs(argv) {
     else if (k === '--out') a.out = path.resolve(value());
     else if (k === '--work') a.work = path.resolve(value());
     else if (k === '--keep') a.keep = true;
+    // The second fold of a 2-fold cross-validation: every model calibrates
+    // on its evaluation samples and is evaluated on its calibration ones
+    // (merge_folds.mjs pools the two runs).
+    else if (k === '--swap-halves') a.swapHalves = true;
     else if (k === '--help' || k === '-h') { process.stdout.write(USAGE + '\n'); process.exit(0); }
     else usage(`unexpected argument ${k}`);
   }
@@ -94,9 +99,16 @@ async function findMakeInputs(a, work) {
 const prod = (s) => s.reduce((x, y) => x * y, 1);
 const sampleSlice = (inputs, lo, hi) => inputs.map((x) => ({ ...x, samples: x.samples.slice(lo, hi) }));
 
+/** A model's data with calibration and evaluation sides exchanged (--swap-halves). */
+function swapHalves(d) {
+  if (d.kind === 'random') return { ...d, calibSeed: d.evalSeed, evalSeed: d.calibSeed, calibN: d.evalN, evalN: d.calibN };
+  if (d.pool) return { ...d, swapped: true };
+  return { ...d, calib: d.eval, eval: d.calib };
+}
+
 /** Calibration and evaluation inputs of a model (lib/float_inputs.mjs format). */
 async function makeData(m, fb, modelPath, a, workDir) {
-  const d = m.data;
+  const d = a.swapHalves ? swapHalves(m.data) : m.data;
   const common = { rel: m.model, corpus: a.corpus, model: modelPath, makeInputs: a.makeInputs, timeoutMs: a.timeout * 1000 };
   const side = async (recipe, samples, seed, sub) => {
     const dir = path.join(workDir, sub);
@@ -112,6 +124,7 @@ async function makeData(m, fb, modelPath, a, workDir) {
     const n = all[0].samples.length, half = Math.floor(n / 2);
     calib = sampleSlice(all, 0, half);
     evalIn = sampleSlice(all, half, n);
+    if (d.swapped) [calib, evalIn] = [evalIn, calib];
   } else {
     calib = await side({ kind: 'qforge-data', specs: d.calib, flags: d.flags }, m.maxCalib ?? 100000, 0, 'calib');
     evalIn = await side({ kind: 'qforge-data', specs: d.eval, flags: d.flags }, m.maxEval ?? 100000, 0, 'eval');
@@ -178,7 +191,7 @@ async function evaluate(runner, file, runtime, evalInputs, ref, classifier) {
   }
   const vals = align(ref, collect(reply, fb));
   const s = sqnr(ref.values, vals);
-  const res = { sqnr_db: s.db, per_output_db: s.per_output, nonfinite: s.nonfinite || undefined, sample_err: s.sample_err };
+  const res = { sqnr_db: s.db, per_output_db: s.per_output, nonfinite: s.nonfinite || undefined, sample_sig: s.sample_sig, sample_err: s.sample_err };
   if (classifier) res.top1 = top1(ref.values, vals);
   if (out.alt) Object.assign(out.alt, res); else Object.assign(out, res);
   return out;
@@ -361,7 +374,7 @@ async function main() {
   const seconds = (performance.now() - t0) / 1000;
   const meta = {
     date: new Date().toISOString(), quick: !!a.quick, schemes: a.schemes, method: a.method ?? 'default (mse on exact histograms)', histogram_stride: a.histogramStride ?? 1,
-    qforge: version, corpus: a.corpus, runtimes: labels, seconds: +seconds.toFixed(1), jobs: a.jobs, cpus: os.cpus().length,
+    qforge: version, corpus: a.corpus, runtimes: labels, seconds: +seconds.toFixed(1), jobs: a.jobs, cpus: os.cpus().length, swap_halves: !!a.swapHalves,
   };
   const fails = failures(results);
   const base = a.quick ? 'results_quick' : 'results';
@@ -369,8 +382,7 @@ async function main() {
   // Ops kept float as one line each ("op 27 AVERAGE_POOL_2D: no hybrid kernel"): the file stays small enough to diff.
   const opLine = (f) => `op ${f.subgraph ? `${f.subgraph}:` : ''}${f.index} ${f.op}: ${f.reason}`;
   const strip = (r) => ({ ...r, schemes: Object.fromEntries(Object.entries(r.schemes).map(([k, s]) => [k, { ...s, file: undefined, float_ops: s.float_ops?.map(opLine) }])) });
-  const json = JSON.stringify({ meta, failures: fails, models: results.map(strip) }, (k, v) => (v === Infinity ? 'inf' : v === -Infinity ? '-inf' : v), 2);
-  fs.writeFileSync(path.join(a.out, `${base}.json`), json + '\n');
+  fs.writeFileSync(path.join(a.out, `${base}.json`), resultsJson({ meta, failures: fails, models: results.map(strip) }));
   const md = renderMarkdown(meta, results, fails);
   fs.writeFileSync(path.join(a.out, `${base}.md`), md);
   process.stdout.write(md);

@@ -3,7 +3,8 @@
 # models matching FILTER (default: the official twin pairs and the
 # mobilenets), int8 plain / +CLE / +bias correction / --optimize fast /
 # +AdaRound / --method auto / --optimize accuracy, every twin and float16,
-# in LiteRT on held-out samples. Writes bench/recovery/ablation.md (the table) and
+# in LiteRT on held-out samples, 2-fold (each half of the samples calibrates
+# once and is evaluated once). Writes bench/recovery/ablation.md (the table) and
 # ablation.json. QFORGE=path/to/cmd/qforge runs another build's binary (its
 # build tree must hold tests/qforge_make_inputs too).
 #   bench/recovery/ablation.sh [FILTER]
@@ -12,15 +13,24 @@ cd "$(dirname "$0")/../.."
 filter=${1:-'^(hello_world_no_quant|conv_fc_mnist|trained_lstm|vww_96|pretrainedResnet|model_ToyCar|mobilenet_v1_0.25_128|vww_96_14blk|trainedResnet_6blk|mobilenet_v1_0.25_224)$'}
 qforge=${QFORGE:-build/cmd/qforge}
 out=$(mktemp -d)
-bash bench/quant_eval/run.sh --qforge "$qforge" --schemes int8,float16 \
-  --filter "$filter" \
-  --variant cle=--equalize --variant bc=--bias-correction \
-  --variant fast='--optimize fast' \
-  --variant ada='--adaround --adaround-iterations 2000' \
-  --variant auto='--method auto' --variant opt='--optimize accuracy' \
-  --jobs 1 --variant-threads 2 --timeout 900 --out "$out" > "$out/log" 2>&1 || {
-  tail -20 "$out/log"; exit 1; }
-cp "$out/results.json" bench/recovery/ablation.json
+trap 'rm -rf "$out"' EXIT
+# Two folds: calibrate on one half of each model's samples and evaluate on
+# the other, then the other way round; every cell pools both (all samples
+# evaluated once, never by a model calibrated on them).
+for fold in 1 2; do
+  swap=()
+  [ "$fold" = 2 ] && swap=(--swap-halves)
+  bash bench/quant_eval/run.sh --qforge "$qforge" --schemes int8,float16 \
+    --filter "$filter" "${swap[@]}" \
+    --variant cle=--equalize --variant bc=--bias-correction \
+    --variant fast='--optimize fast' \
+    --variant ada='--adaround --adaround-iterations 2000' \
+    --variant auto='--method auto' --variant opt='--optimize accuracy' \
+    --jobs 1 --variant-threads 2 --timeout 900 --out "$out/$fold" \
+    > "$out/log$fold" 2>&1 || { tail -20 "$out/log$fold"; exit 1; }
+done
+node bench/quant_eval/merge_folds.mjs "$out/1/results.json" "$out/2/results.json" \
+  > bench/recovery/ablation.json
 node bench/recovery/ablation_table.mjs bench/recovery/ablation.json \
   > bench/recovery/ablation.md
 cat bench/recovery/ablation.md
