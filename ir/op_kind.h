@@ -45,6 +45,7 @@ enum : uint32_t {
   kGeneralInt16Scales = 1u << 4,
   kInt4Weights = 1u << 5,
   kRoundsTwice = 1u << 6,
+  kLastAxisNotChannels = 1u << 7,
 };
 }  // namespace op_flags
 

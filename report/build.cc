@@ -36,9 +36,18 @@ struct Slot {
   int q_tensor = 0;
   int capture = 0;  // index into the float captures
   bool quantized = false;
+  // Per-channel SQNR along the innermost axis; not where its producer
+  // normalizes over that axis (op flag kLastAxisNotChannels).
+  bool channels = true;
   ir::DataType qtype = ir::DataType::kInt8;
   QuantGrid grid;
 };
+
+// Whether the innermost axis of op `op`'s output holds channels.
+bool OutputHasChannels(const ir::Subgraph& sg, int op) {
+  return op < 0 || !ir::GetOpInfo(sg.operators[static_cast<size_t>(op)].kind)
+                        .Has(ir::op_flags::kLastAxisNotChannels);
+}
 
 struct Plan {
   std::vector<Slot> slots;
@@ -126,7 +135,8 @@ class QuantCompare : public runtime::TensorObserver {
     const std::vector<float>* f = floats_.Get(slot.capture);
     const int64_t n = t.NumElements();
     if (f == nullptr || static_cast<int64_t>(f->size()) != n) return;
-    const int64_t channels = t.rank() > 0 ? t.dim(t.rank() - 1) : 0;
+    const int64_t channels =
+        slot.channels && t.rank() > 0 ? t.dim(t.rank() - 1) : 0;
     ErrorSums& s = partial_.slots[it->second];
     if (!slot.quantized) {
       if (t.type == ir::DataType::kFloat32)
@@ -379,6 +389,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     if (histogram) plan.capture_histogram[it->second] = true;
     return it->second;
   };
+  const std::vector<int> q_producer = Producers(qsg);
   for (size_t t = 0; t < qsg.tensors.size(); ++t) {
     const ir::Tensor& qt = qsg.tensors[t];
     if (!IsQuantizedActivation(quant_model, qt)) continue;
@@ -388,6 +399,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     s.q_tensor = static_cast<int>(t);
     s.capture = capture_for(float_by_name.at(fname), true);
     s.quantized = true;
+    s.channels = OutputHasChannels(qsg, q_producer[t]);
     s.qtype = qt.type;
     ASSIGN_OR_RETURN(s.grid, TensorGrid(qt));  // per-tensor: checked above
     plan.slot_of_q[s.q_tensor] = static_cast<int>(plan.slots.size());
@@ -405,6 +417,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     Slot s;
     s.q_tensor = outs[0];
     s.capture = capture_for(f->second, false);
+    s.channels = OutputHasChannels(qsg, report.float_ops[k].op_index);
     plan.slot_of_q[s.q_tensor] = static_cast<int>(plan.slots.size());
     plan.slots.push_back(s);
     slot_float_op.push_back(static_cast<int>(k));
