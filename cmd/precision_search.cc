@@ -91,12 +91,17 @@ std::string Culprits(const report::Report& r) {
 
 class Search {
  public:
-  Search(const ir::Model& model, const ir::Model& work,
-         const calibration::StatsFile& stats, const formats::SampleSource& data,
-         const std::vector<int64_t>& check,
+  // `folded`: `model` as the quantizer sees it (FoldedFloatModel), whose op
+  // indices the rules and choices use; `original_op` maps them to
+  // `model`'s and `work`'s.
+  Search(const ir::Model& model, const ir::Model& work, ir::Model folded,
+         std::vector<int> original_op, const calibration::StatsFile& stats,
+         const formats::SampleSource& data, const std::vector<int64_t>& check,
          const quantizer::QuantizeOptions& options, const SearchOptions& search)
       : model_(model),
         work_(work),
+        folded_(std::move(folded)),
+        original_op_(std::move(original_op)),
         stats_(stats),
         data_(data),
         base_(options),
@@ -104,7 +109,7 @@ class Search {
     report_.threads = search.threads;
     report_.samples = check;
     report_.histogram_layers = 0;
-    const ir::Subgraph& sg = model.subgraphs[0];
+    const ir::Subgraph& sg = folded_.subgraphs[0];
     has_weights_.assign(sg.operators.size(), false);
     weight_bytes_.assign(sg.operators.size(), 0);
     for (size_t i = 0; i < sg.operators.size(); ++i) {
@@ -112,10 +117,10 @@ class Search {
         if (t < 0 || static_cast<size_t>(t) >= sg.tensors.size()) continue;
         const ir::Tensor& tensor = sg.tensors[static_cast<size_t>(t)];
         if (tensor.type == ir::DataType::kFloat32 && tensor.buffer != 0 &&
-            tensor.buffer < model.buffers.size() &&
-            model.buffers[tensor.buffer].data.size() >= 2 * sizeof(float)) {
+            tensor.buffer < folded_.buffers.size() &&
+            folded_.buffers[tensor.buffer].data.size() >= 2 * sizeof(float)) {
           has_weights_[i] = true;
-          weight_bytes_[i] += model.buffers[tensor.buffer].data.size();
+          weight_bytes_[i] += folded_.buffers[tensor.buffer].data.size();
         }
         std::vector<int>& r = readers_[sg.tensors[t].name];
         if (r.empty() || r.back() != static_cast<int>(i)) {
@@ -160,6 +165,8 @@ class Search {
 
   const ir::Model& model_;
   const ir::Model& work_;
+  const ir::Model folded_;
+  const std::vector<int> original_op_;  // folded_'s op -> model_'s
   // The float model's ops reading each tensor (by name), in op order.
   std::map<std::string, std::vector<int>> readers_;
   // Whether each op of the float model reads a float32 constant of 2 or
@@ -292,12 +299,13 @@ absl::StatusOr<ir::Model> Search::WithFloatConstants(
   const ir::Subgraph& sg = model_.subgraphs[0];
   ASSIGN_OR_RETURN(
       const std::vector<std::optional<quantizer::UserRequest>> requests,
-      quantizer::ResolveRequests(sg, options));
-  for (size_t i = 0; i < requests.size() && i < sg.operators.size(); ++i) {
-    if (!requests[i].has_value() ||
-        requests[i]->precision != quantizer::Precision::kFloat) {
+      quantizer::ResolveRequests(folded_.subgraphs[0], options));
+  for (size_t j = 0; j < requests.size() && j < original_op_.size(); ++j) {
+    if (!requests[j].has_value() ||
+        requests[j]->precision != quantizer::Precision::kFloat) {
       continue;
     }
+    const size_t i = static_cast<size_t>(original_op_[j]);
     // Recovery may give an op a new bias tensor or buffer: the op, its
     // input tensors and their buffers all come back.
     ir::Subgraph& isg = input.subgraphs[0];
@@ -477,7 +485,11 @@ absl::StatusOr<SearchOutcome> SearchPrecision(
     const calibration::StatsFile& stats, const formats::SampleSource& data,
     const std::vector<int64_t>& check, quantizer::QuantizeOptions options,
     const SearchOptions& search) {
-  Search s(model, work, stats, data, check, options, search);
+  std::vector<int> original_op;
+  ASSIGN_OR_RETURN(ir::Model folded,
+                   quantizer::FoldedFloatModel(model, &original_op));
+  Search s(model, work, std::move(folded), std::move(original_op), stats, data,
+           check, options, search);
   return s.Run();
 }
 

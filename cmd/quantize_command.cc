@@ -237,18 +237,28 @@ absl::Status RunQuantize(const QuantizeArgs& args, const GlobalFlags& flags) {
       return UsageError(absl::StrCat(
           "weight recovery needs scheme int8 or int16x8, not ", scheme));
     }
+    // The rules name ops of the folded model (compressed weights folded,
+    // as the quantizer sees it); recovery works on the file's ops.
+    std::vector<int> original_op;
+    ASSIGN_OR_RETURN(const ir::Model folded,
+                     quantizer::FoldedFloatModel(model, &original_op));
     ASSIGN_OR_RETURN(
         const std::vector<std::optional<quantizer::UserRequest>> requests,
-        quantizer::ResolveRequests(model.subgraphs[0], options));
-    std::vector<bool> keep_float(requests.size(), false);
-    for (size_t i = 0; i < requests.size(); ++i) {
-      keep_float[i] = requests[i].has_value() &&
-                      requests[i]->precision == quantizer::Precision::kFloat;
+        quantizer::ResolveRequests(folded.subgraphs[0], options));
+    const std::vector<int> folded_bits =
+        quantizer::PlannedWeightBits(folded.subgraphs[0], options, requests);
+    const size_t num_ops = model.subgraphs[0].operators.size();
+    std::vector<bool> keep_float(num_ops, false);
+    std::vector<int> weight_bits(num_ops, 8);
+    for (size_t j = 0; j < requests.size() && j < original_op.size(); ++j) {
+      const size_t i = static_cast<size_t>(original_op[j]);
+      keep_float[i] = requests[j].has_value() &&
+                      requests[j]->precision == quantizer::Precision::kFloat;
+      weight_bits[i] = folded_bits[j];
     }
-    absl::Status s = ApplyRecovery(
-        recovery, work, &*data, fit, keep_float,
-        quantizer::PlannedWeightBits(model.subgraphs[0], options, requests),
-        options.fc_per_tensor, args.threads, flags.numerics, flags.quiet);
+    absl::Status s = ApplyRecovery(recovery, work, &*data, fit, keep_float,
+                                   weight_bits, options.fc_per_tensor,
+                                   args.threads, flags.numerics, flags.quiet);
     if (!s.ok()) {
       return absl::Status(s.code(),
                           absl::StrCat(args.model, ": ", s.message()));

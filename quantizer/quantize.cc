@@ -31,13 +31,18 @@ bool IsQuantizedTensor(const ir::Tensor& t) {
 // widened. Ops are visited in order, so a DENSIFY -> DEQUANTIZE chain of
 // sparse float16 weights folds completely. Not used by the float16 scheme,
 // which keeps compressed weights as they are. `from_half` gets subgraph 0's
-// constants widened from float16.
+// constants widened from float16; `original_op`, when given, the index
+// each op of subgraph 0 had before.
 absl::Status FoldCompressedWeights(ir::Model& model,
-                                   std::set<int32_t>& from_half) {
+                                   std::set<int32_t>& from_half,
+                                   std::vector<int>* original_op = nullptr) {
+  if (original_op != nullptr) original_op->clear();
   for (ir::Subgraph& sg : model.subgraphs) {
     const bool first = &sg == &model.subgraphs[0];
     std::vector<ir::Operator> kept;
+    int index = -1;
     for (ir::Operator& op : sg.operators) {
+      ++index;
       if (op.inputs.size() == 1 && op.outputs.size() == 1 &&
           op.inputs[0] >= 0) {
         const ir::Tensor& in = sg.tensors[op.inputs[0]];
@@ -64,6 +69,7 @@ absl::Status FoldCompressedWeights(ir::Model& model,
           continue;
         }
       }
+      if (first && original_op != nullptr) original_op->push_back(index);
       kept.push_back(std::move(op));
     }
     sg.operators = std::move(kept);
@@ -210,6 +216,14 @@ absl::Status CheckFloatModel(const ir::Model& model) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<ir::Model> FoldedFloatModel(const ir::Model& model,
+                                           std::vector<int>* original_op) {
+  ir::Model folded = model;
+  std::set<int32_t> from_half;
+  RETURN_IF_ERROR(FoldCompressedWeights(folded, from_half, original_op));
+  return folded;
 }
 
 absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,

@@ -105,6 +105,15 @@ struct QuantizeResult {
 // CLI calls it first, before spending time on calibration.
 absl::Status CheckFloatModel(const ir::Model& model);
 
+// The float model as the int8, int16x8 and dynamic schemes see it:
+// compressed weights folded into float32 constants (the DEQUANTIZE ops of
+// float16 constants and the DENSIFY ops of sparse ones are gone). The op
+// indices of QuantizeOptions' rules and of QuantizeResult::op_choices are
+// this model's. `original_op`, when given, gets for each op of its
+// subgraph 0 that op's index in `model`.
+absl::StatusOr<ir::Model> FoldedFloatModel(const ir::Model& model,
+                                           std::vector<int>* original_op);
+
 // `stats` is required for int8 / int16x8 and ignored by dynamic / float16.
 // Errors: InvalidArgument for NaN/Inf weights, an already quantized model,
 // missing statistics; Unimplemented (exit code 3) for --strict failures.
