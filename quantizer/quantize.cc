@@ -25,6 +25,31 @@ bool IsQuantizedTensor(const ir::Tensor& t) {
          t.quantization.has_value() && t.quantization->HasScale();
 }
 
+enum class Fold : uint8_t { kKeep, kDensify, kDequantize };
+
+// What FoldCompressedWeights does with `op` of `sg`: decode a sparse
+// constant (DENSIFY), widen a float16 constant (DEQUANTIZE), or keep the
+// op. `made_constant`: tensors that earlier folds of `sg` gave values.
+Fold FoldOf(const ir::Model& model, const ir::Subgraph& sg,
+            const ir::Operator& op, const std::set<int32_t>& made_constant) {
+  if (op.inputs.size() != 1 || op.outputs.size() != 1 || op.inputs[0] < 0) {
+    return Fold::kKeep;
+  }
+  const ir::Tensor& in = sg.tensors[op.inputs[0]];
+  const ir::Tensor& out = sg.tensors[op.outputs[0]];
+  const bool constant =
+      IsConstant(model, in) || made_constant.count(op.inputs[0]) > 0;
+  if (op.kind == ir::OpKind::kDensify && constant && in.sparsity.has_value() &&
+      !out.sparsity.has_value()) {
+    return Fold::kDensify;
+  }
+  if (op.kind == ir::OpKind::kDequantize && constant &&
+      in.type == ir::DataType::kFloat16 && !in.sparsity.has_value()) {
+    return Fold::kDequantize;
+  }
+  return Fold::kKeep;
+}
+
 // Weights stored compressed become plain float32 constants, so that they
 // are quantized from their values (TFLite folds them the same way): sparse
 // constants behind DENSIFY are decoded, float16 constants behind DEQUANTIZE
@@ -40,23 +65,19 @@ absl::Status FoldCompressedWeights(ir::Model& model,
   for (ir::Subgraph& sg : model.subgraphs) {
     const bool first = &sg == &model.subgraphs[0];
     std::vector<ir::Operator> kept;
+    std::set<int32_t> made_constant;
     int index = -1;
     for (ir::Operator& op : sg.operators) {
       ++index;
-      if (op.inputs.size() == 1 && op.outputs.size() == 1 &&
-          op.inputs[0] >= 0) {
+      const Fold fold = FoldOf(model, sg, op, made_constant);
+      if (fold != Fold::kKeep) {
         const ir::Tensor& in = sg.tensors[op.inputs[0]];
         ir::Tensor& out = sg.tensors[op.outputs[0]];
-        const bool constant = IsConstant(model, in);
-        if (op.kind == ir::OpKind::kDensify && constant &&
-            in.sparsity.has_value() && !out.sparsity.has_value()) {
+        if (fold == Fold::kDensify) {
           ASSIGN_OR_RETURN(std::vector<uint8_t> dense,
                            DensifiedBytes(model, in));
           out.buffer = AddBuffer(model, std::move(dense));
-          continue;  // the op is gone
-        }
-        if (op.kind == ir::OpKind::kDequantize && constant &&
-            in.type == ir::DataType::kFloat16 && !in.sparsity.has_value()) {
+        } else {
           const ir::Bytes& bytes = model.buffers[in.buffer].data;
           std::vector<float> values(bytes.size() / 2);
           for (size_t i = 0; i < values.size(); ++i) {
@@ -66,8 +87,9 @@ absl::Status FoldCompressedWeights(ir::Model& model,
           }
           out.buffer = AddTypedBuffer(model, values);
           if (first) from_half.insert(op.outputs[0]);
-          continue;
         }
+        made_constant.insert(op.outputs[0]);
+        continue;  // the op is gone
       }
       if (first && original_op != nullptr) original_op->push_back(index);
       kept.push_back(std::move(op));
@@ -216,6 +238,23 @@ absl::Status CheckFloatModel(const ir::Model& model) {
     }
   }
   return absl::OkStatus();
+}
+
+std::vector<int> FoldedOpIndices(const ir::Model& model) {
+  std::vector<int> folded;
+  if (model.subgraphs.empty()) return folded;
+  const ir::Subgraph& sg = model.subgraphs[0];
+  std::set<int32_t> made_constant;
+  int next = 0;
+  for (const ir::Operator& op : sg.operators) {
+    if (FoldOf(model, sg, op, made_constant) != Fold::kKeep) {
+      made_constant.insert(op.outputs[0]);
+      folded.push_back(-1);
+    } else {
+      folded.push_back(next++);
+    }
+  }
+  return folded;
 }
 
 absl::StatusOr<ir::Model> FoldedFloatModel(const ir::Model& model,

@@ -114,6 +114,10 @@ absl::Status CheckFloatModel(const ir::Model& model);
 absl::StatusOr<ir::Model> FoldedFloatModel(const ir::Model& model,
                                            std::vector<int>* original_op);
 
+// For each op of `model`'s subgraph 0, its index in FoldedFloatModel's
+// (-1: folded away), without copying any weights.
+std::vector<int> FoldedOpIndices(const ir::Model& model);
+
 // `stats` is required for int8 / int16x8 and ignored by dynamic / float16.
 // Errors: InvalidArgument for NaN/Inf weights, an already quantized model,
 // missing statistics; Unimplemented (exit code 3) for --strict failures.

@@ -18,6 +18,7 @@
 #include "base/status_macros.h"
 #include "calibration/histogram.h"
 #include "calibration/scan.h"
+#include "quantizer/quantize.h"
 #include "report/class_output.h"
 #include "report/float_ops.h"
 #include "report/model_inputs.h"
@@ -371,12 +372,20 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   // Which tensors to compare.
   const std::map<std::string, int> float_by_name =
       FloatActivationsByName(float_model);
-  std::map<std::string, int> float_writer;  // tensor name -> float op
+  // Tensor name -> the float op writing it, numbered as quantize numbers
+  // ops (its rules, recipes and summary): with the DEQUANTIZE / DENSIFY
+  // ops of float16 or sparse weights folded away, so that a suggested
+  // --int16-op N names the same op.
+  const std::vector<int> folded_index = quantizer::FoldedOpIndices(float_model);
+  std::map<std::string, std::pair<int, int>> float_writer;  // (index, file op)
   for (size_t i = 0; i < fsg.operators.size(); ++i) {
+    if (i < folded_index.size() && folded_index[i] < 0) continue;
+    const int index =
+        i < folded_index.size() ? folded_index[i] : static_cast<int>(i);
     for (int32_t t : fsg.operators[i].outputs) {
       if (t >= 0 && static_cast<size_t>(t) < fsg.tensors.size()) {
         float_writer.emplace(fsg.tensors[static_cast<size_t>(t)].name,
-                             static_cast<int>(i));
+                             std::make_pair(index, static_cast<int>(i)));
       }
     }
   }
@@ -591,9 +600,9 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     l.name = qt.name;
     l.float_name = MatchFloatName(qt.name, float_by_name);
     if (auto w = float_writer.find(l.float_name); w != float_writer.end()) {
-      l.float_op = w->second;
+      l.float_op = w->second.first;
       l.float_op_type =
-          fsg.operators[static_cast<size_t>(w->second)].DisplayName();
+          fsg.operators[static_cast<size_t>(w->second.second)].DisplayName();
     }
     l.op_index = producer[slot.q_tensor];
     l.op = l.op_index >= 0 ? qsg.operators[l.op_index].DisplayName() : "input";
