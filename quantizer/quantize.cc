@@ -56,19 +56,14 @@ Fold FoldOf(const ir::Model& model, const ir::Subgraph& sg,
 // widened. Ops are visited in order, so a DENSIFY -> DEQUANTIZE chain of
 // sparse float16 weights folds completely. Not used by the float16 scheme,
 // which keeps compressed weights as they are. `from_half` gets subgraph 0's
-// constants widened from float16; `original_op`, when given, the index
-// each op of subgraph 0 had before.
+// constants widened from float16.
 absl::Status FoldCompressedWeights(ir::Model& model,
-                                   std::set<int32_t>& from_half,
-                                   std::vector<int>* original_op = nullptr) {
-  if (original_op != nullptr) original_op->clear();
+                                   std::set<int32_t>& from_half) {
   for (ir::Subgraph& sg : model.subgraphs) {
     const bool first = &sg == &model.subgraphs[0];
     std::vector<ir::Operator> kept;
     std::set<int32_t> made_constant;
-    int index = -1;
     for (ir::Operator& op : sg.operators) {
-      ++index;
       const Fold fold = FoldOf(model, sg, op, made_constant);
       if (fold != Fold::kKeep) {
         const ir::Tensor& in = sg.tensors[op.inputs[0]];
@@ -91,7 +86,6 @@ absl::Status FoldCompressedWeights(ir::Model& model,
         made_constant.insert(op.outputs[0]);
         continue;  // the op is gone
       }
-      if (first && original_op != nullptr) original_op->push_back(index);
       kept.push_back(std::move(op));
     }
     sg.operators = std::move(kept);
@@ -261,7 +255,14 @@ absl::StatusOr<ir::Model> FoldedFloatModel(const ir::Model& model,
                                            std::vector<int>* original_op) {
   ir::Model folded = model;
   std::set<int32_t> from_half;
-  RETURN_IF_ERROR(FoldCompressedWeights(folded, from_half, original_op));
+  RETURN_IF_ERROR(FoldCompressedWeights(folded, from_half));
+  if (original_op != nullptr) {
+    original_op->clear();
+    const std::vector<int> index = FoldedOpIndices(model);
+    for (size_t i = 0; i < index.size(); ++i) {
+      if (index[i] >= 0) original_op->push_back(static_cast<int>(i));
+    }
+  }
   return folded;
 }
 

@@ -379,9 +379,8 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   const std::vector<int> folded_index = quantizer::FoldedOpIndices(float_model);
   std::map<std::string, std::pair<int, int>> float_writer;  // (index, file op)
   for (size_t i = 0; i < fsg.operators.size(); ++i) {
-    if (i < folded_index.size() && folded_index[i] < 0) continue;
-    const int index =
-        i < folded_index.size() ? folded_index[i] : static_cast<int>(i);
+    const int index = folded_index[i];  // both of subgraph 0
+    if (index < 0) continue;
     for (int32_t t : fsg.operators[i].outputs) {
       if (t >= 0 && static_cast<size_t>(t) < fsg.tensors.size()) {
         float_writer.emplace(fsg.tensors[static_cast<size_t>(t)].name,

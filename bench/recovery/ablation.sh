@@ -12,25 +12,17 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 filter=${1:-'^(hello_world_no_quant|conv_fc_mnist|trained_lstm|vww_96|pretrainedResnet|model_ToyCar|mobilenet_v1_0.25_128|vww_96_14blk|trainedResnet_6blk|mobilenet_v1_0.25_224)$'}
 qforge=${QFORGE:-build/cmd/qforge}
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-# Two folds: calibrate on one half of each model's samples and evaluate on
-# the other, then the other way round; every cell pools both (all samples
-# evaluated once, never by a model calibrated on them).
-for fold in 1 2; do
-  swap=()
-  [ "$fold" = 2 ] && swap=(--swap-halves)
-  bash bench/quant_eval/run.sh --qforge "$qforge" --schemes int8,float16 \
-    --filter "$filter" "${swap[@]}" \
-    --variant cle=--equalize --variant bc=--bias-correction \
-    --variant fast='--optimize fast' \
-    --variant ada='--adaround --adaround-iterations 2000' \
-    --variant auto='--method auto' --variant opt='--optimize accuracy' \
-    --jobs 1 --variant-threads 2 --timeout 900 --out "$out/$fold" \
-    > "$out/log$fold" 2>&1 || { tail -20 "$out/log$fold"; exit 1; }
-done
-node bench/quant_eval/merge_folds.mjs "$out/1/results.json" "$out/2/results.json" \
-  > bench/recovery/ablation.json
+# Two folds (bench/quant_eval/two_fold.sh): calibrate on one half of each
+# model's samples and evaluate on the other, then the other way round;
+# every cell pools both (all samples evaluated once, never by a model
+# calibrated on them).
+bash bench/quant_eval/two_fold.sh bench/recovery/ablation.json \
+  --qforge "$qforge" --schemes int8,float16 --filter "$filter" \
+  --variant cle=--equalize --variant bc=--bias-correction \
+  --variant fast='--optimize fast' \
+  --variant ada='--adaround --adaround-iterations 2000' \
+  --variant auto='--method auto' --variant opt='--optimize accuracy' \
+  --jobs 1 --variant-threads 2 --timeout 900
 node bench/recovery/ablation_table.mjs bench/recovery/ablation.json \
   > bench/recovery/ablation.md
 cat bench/recovery/ablation.md

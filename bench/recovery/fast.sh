@@ -9,20 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 qforge=${QFORGE:-build/cmd/qforge}
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-# Two folds, as ablation.sh: each half of the samples calibrates once and
-# is evaluated once; the table pools both.
-for fold in 1 2; do
-  swap=()
-  [ "$fold" = 2 ] && swap=(--swap-halves)
-  bash bench/quant_eval/run.sh --qforge "$qforge" --schemes int8 "${swap[@]}" \
-    --variant fast='--optimize fast' \
-    --jobs 1 --variant-threads 2 --timeout 900 --out "$out/$fold" \
-    > "$out/log$fold" 2>&1 || { tail -20 "$out/log$fold"; exit 1; }
-done
-node bench/quant_eval/merge_folds.mjs "$out/1/results.json" "$out/2/results.json" \
-  > bench/recovery/fast.json
+# Two folds, as ablation.sh (bench/quant_eval/two_fold.sh): each half of
+# the samples calibrates once and is evaluated once; the table pools both.
+bash bench/quant_eval/two_fold.sh bench/recovery/fast.json \
+  --qforge "$qforge" --schemes int8 --variant fast='--optimize fast' \
+  --jobs 1 --variant-threads 2 --timeout 900
 node bench/recovery/fast_table.mjs bench/recovery/fast.json \
   > bench/recovery/fast.md
 cat bench/recovery/fast.md
