@@ -3,7 +3,9 @@
 // BuildReport: both models run sample by sample; an observer on the float
 // run copies the activations the report compares (one sample's worth), an
 // observer on the quantized run folds each matched tensor into per-sample
-// sums right away. Per-sample sums are merged in sample order.
+// sums right away, and a second quantized run with exact inputs measures
+// what each layer adds itself (attribution.h). Per-sample sums are merged
+// in sample order.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -19,7 +21,9 @@
 #include "calibration/histogram.h"
 #include "calibration/scan.h"
 #include "quantizer/quantize.h"
+#include "report/attribution.h"
 #include "report/class_output.h"
+#include "report/compare_plan.h"
 #include "report/float_ops.h"
 #include "report/model_inputs.h"
 #include "report/report.h"
@@ -30,19 +34,7 @@ namespace qforge::report {
 namespace {
 
 constexpr int kHistogramBins = 64;
-
-// One compared tensor: a quantized layer, or the float output of an op
-// kept float.
-struct Slot {
-  int q_tensor = 0;
-  int capture = 0;  // index into the float captures
-  bool quantized = false;
-  // Per-channel SQNR along the innermost axis; not where its producer
-  // normalizes over that axis (op flag kLastAxisNotChannels).
-  bool channels = true;
-  ir::DataType qtype = ir::DataType::kInt8;
-  QuantGrid grid;
-};
+constexpr int64_t kAttributionSamples = 64;
 
 // Whether the innermost axis of op `op`'s output holds channels.
 bool OutputHasChannels(const ir::Subgraph& sg, int op) {
@@ -50,27 +42,10 @@ bool OutputHasChannels(const ir::Subgraph& sg, int op) {
                         .Has(ir::op_flags::kLastAxisNotChannels);
 }
 
-struct Plan {
-  std::vector<Slot> slots;
-  std::map<int, int> slot_of_q;     // quantized model tensor -> slot
-  std::map<int, int> capture_of_f;  // float model tensor -> capture
-  std::vector<bool> capture_histogram;
-};
-
-std::vector<int> Producers(const ir::Subgraph& sg) {
-  std::vector<int> producer(sg.tensors.size(), -1);
-  for (size_t i = 0; i < sg.operators.size(); ++i) {
-    for (int32_t o : sg.operators[i].outputs) {
-      if (o >= 0) producer[o] = static_cast<int>(i);
-    }
-  }
-  return producer;
-}
-
 // The float model's copy of the activations one sample needs, and the
 // histograms of the quantized layers' float values (integer counts: they
 // merge exactly in any order).
-class FloatCapture : public runtime::TensorObserver {
+class FloatCapture : public runtime::TensorObserver, public CapturedFloats {
  public:
   explicit FloatCapture(const Plan& plan)
       : plan_(plan),
@@ -102,7 +77,7 @@ class FloatCapture : public runtime::TensorObserver {
                              histograms_[c]->Reserve(static_cast<uint64_t>(n)));
     }
   }
-  const std::vector<float>* Get(int c) const {
+  const std::vector<float>* Get(int c) const override {
     return seen_[c] ? &values_[c] : nullptr;
   }
   void FlushHistogram(int c, calibration::Histogram& out) {
@@ -119,6 +94,8 @@ class FloatCapture : public runtime::TensorObserver {
 // What one sample contributes.
 struct Partial {
   std::vector<ErrorSums> slots, outputs;
+  // The exact-input run's (attribution.h), per slot.
+  std::vector<ErrorSums> own, rounding;
   std::vector<int8_t> top1, top5;  // per output: -1 n/a, 0, 1
   std::vector<int64_t> classes;
 };
@@ -213,77 +190,6 @@ Histogram Rebin(const calibration::Histogram& h, const Metrics& m,
   }
   return out;
 }
-
-// Sets each layer's introduced_db (report.h): the noise its producer adds
-// on top of the worst noise among its compared inputs, with noise measured
-// relative to signal through the rank key, N = 10^(-rank_db / 10). The rank
-// key's channel term depends on the layout, so an op that only moves values
-// (RESHAPE, TRANSPOSE, ...: same count, same sums of f^2 and e^2 as one of
-// its inputs) adds nothing by definition and passes its input's N on.
-class NoiseAttribution {
- public:
-  NoiseAttribution(const ir::Subgraph& qsg, const Plan& plan,
-                   const std::vector<ErrorSums>& sums,
-                   const std::vector<int>& producer)
-      : qsg_(qsg), plan_(plan), sums_(sums), producer_(producer) {}
-
-  // The relative noise of a slot's tensor (0 when not measured).
-  double Noise(int slot) {
-    auto [it, fresh] = memo_.try_emplace(slot, 0.0);
-    if (!fresh) return it->second;
-    const ErrorSums& s = sums_[static_cast<size_t>(slot)];
-    if (s.count == 0) return 0.0;
-    const int moved = MovedInput(slot);
-    const double n = moved >= 0
-                         ? Noise(moved)
-                         : std::pow(10.0, -Finish(s, nullptr).rank_db / 10);
-    memo_[slot] = n;
-    return n;
-  }
-
-  double IntroducedDb(int slot) {
-    if (MovedInput(slot) >= 0) return std::numeric_limits<double>::infinity();
-    double in = 0;
-    for (int t : InputSlots(slot)) in = std::max(in, Noise(t));
-    const double out = Noise(slot);
-    return out > in ? -10.0 * std::log10(out - in)
-                    : std::numeric_limits<double>::infinity();
-  }
-
- private:
-  std::vector<int> InputSlots(int slot) const {
-    std::vector<int> in;
-    const int op = producer_[static_cast<size_t>(
-        plan_.slots[static_cast<size_t>(slot)].q_tensor)];
-    if (op < 0) return in;
-    for (int t : qsg_.operators[static_cast<size_t>(op)].inputs) {
-      auto it = plan_.slot_of_q.find(t);
-      if (t >= 0 && it != plan_.slot_of_q.end() && it->second != slot)
-        in.push_back(it->second);
-    }
-    return in;
-  }
-  // The input slot whose values this slot's op only moved, or -1.
-  int MovedInput(int slot) const {
-    auto close = [](double a, double b) {
-      return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
-    };
-    const ErrorSums& out = sums_[static_cast<size_t>(slot)];
-    for (int t : InputSlots(slot)) {
-      const ErrorSums& s = sums_[static_cast<size_t>(t)];
-      if (s.count > 0 && s.count == out.count && close(s.sum_ff, out.sum_ff) &&
-          close(s.sum_ee, out.sum_ee))
-        return t;
-    }
-    return -1;
-  }
-
-  const ir::Subgraph& qsg_;
-  const Plan& plan_;
-  const std::vector<ErrorSums>& sums_;
-  const std::vector<int>& producer_;
-  std::map<int, double> memo_;
-};
 
 }  // namespace
 
@@ -468,6 +374,8 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
 
   // Totals, merged in sample order.
   std::vector<ErrorSums> slot_sums(plan.slots.size()), output_sums(num_outputs);
+  std::vector<ErrorSums> own_sums(plan.slots.size()),
+      rounding_sums(plan.slots.size());
   std::vector<uint64_t> top1(num_outputs, 0), top5(num_outputs, 0),
       judged(num_outputs, 0);
   std::vector<int64_t> classes(num_outputs, -1);
@@ -483,8 +391,11 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     pending.emplace(k, std::move(p));
     while (!pending.empty() && pending.begin()->first == next_merge) {
       Partial& q = pending.begin()->second;
-      for (size_t s = 0; s < slot_sums.size(); ++s)
+      for (size_t s = 0; s < slot_sums.size(); ++s) {
         slot_sums[s].Merge(q.slots[s]);
+        own_sums[s].Merge(q.own[s]);
+        rounding_sums[s].Merge(q.rounding[s]);
+      }
       for (size_t j = 0; j < num_outputs; ++j) {
         output_sums[j].Merge(q.outputs[j]);
         if (classes[j] < 0) classes[j] = q.classes[j];
@@ -500,6 +411,12 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     }
   };
 
+  // The exact-input run (attribution.h) costs a quantized run and two
+  // comparisons per layer: every stride-th sample only, 64 to 127 of them
+  // (the noise a layer adds settles long before; a report over 1000
+  // samples took twice as long with all of them).
+  const int64_t attribution_stride =
+      std::max<int64_t>(1, count / kAttributionSamples);
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
   auto run_sample = [&](Worker& w, int64_t k) -> absl::Status {
@@ -525,6 +442,8 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     }
     Partial p;
     p.slots.resize(plan.slots.size());
+    p.own.resize(plan.slots.size());
+    p.rounding.resize(plan.slots.size());
     p.outputs.resize(num_outputs);
     p.top1.assign(num_outputs, -1);
     p.top5.assign(num_outputs, -1);
@@ -555,6 +474,15 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
         const int64_t c = ArgMax(fv);
         p.top1[j] = ArgMax(qv) == c ? 1 : 0;
         if (p.classes[j] > 5) p.top5[j] = InTopK(qv, c, 5) ? 1 : 0;
+      }
+    }
+    // Last: it changes the quantized run's tensors, outputs included.
+    if (k % attribution_stride == 0) {
+      ExactInputs exact(plan, *w.capture, p.own, p.rounding);
+      s = w.quant_run->Run(qinputs, &exact);
+      if (!s.ok()) {
+        return absl::Status(s.code(),
+                            absl::StrCat("quantized model: ", s.message()));
       }
     }
     merge(k, std::move(p));
@@ -611,9 +539,12 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     report.layers.push_back(std::move(l));
     layer_slot.push_back(static_cast<int>(s));
   }
-  NoiseAttribution attribution(qsg, plan, slot_sums, producer);
-  for (size_t i = 0; i < report.layers.size(); ++i)
-    report.layers[i].introduced_db = attribution.IntroducedDb(layer_slot[i]);
+  const std::vector<double> introduced =
+      IntroducedDb(qsg, plan, own_sums, rounding_sums);
+  for (size_t i = 0; i < report.layers.size(); ++i) {
+    report.layers[i].introduced_db =
+        introduced[static_cast<size_t>(layer_slot[i])];
+  }
   std::vector<size_t> order(report.layers.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {

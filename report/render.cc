@@ -85,6 +85,14 @@ std::string FormatPercent(double fraction) {
   return absl::StrFormat("%.1f%%", 100.0 * fraction);
 }
 
+std::string Agreement(uint64_t agree, uint64_t samples) {
+  return absl::StrFormat(
+      "%d/%d (%s)", agree, samples,
+      FormatPercent(samples ? static_cast<double>(agree) /
+                                  static_cast<double>(samples)
+                            : 0.0));
+}
+
 std::string FormatNumber(double v) {
   if (std::isnan(v)) return "n/a";
   return absl::StrFormat("%.4g", v);

@@ -6,6 +6,7 @@
 #ifndef QFORGE_REPORT_RENDER_H_
 #define QFORGE_REPORT_RENDER_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -31,6 +32,8 @@ std::string RenderHtml(const Report& report);
 std::string FormatDb(double db);
 // A fraction as a percentage with one decimal, "n/a" for NaN.
 std::string FormatPercent(double fraction);
+// "7/12 (58.3%)".
+std::string Agreement(uint64_t agree, uint64_t samples);
 // "%.4g".
 std::string FormatNumber(double v);
 

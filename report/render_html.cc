@@ -66,14 +66,6 @@ svg text{font-family:monospace;font-size:11px}
 </style>
 )";
 
-std::string Agreement(uint64_t agree, uint64_t samples) {
-  return absl::StrFormat(
-      "%d/%d (%s)", agree, samples,
-      FormatPercent(samples ? static_cast<double>(agree) /
-                                  static_cast<double>(samples)
-                            : 0.0));
-}
-
 // Horizontal SQNR bars, one per layer, in graph order.
 std::string SqnrBars(const Report& r) {
   std::vector<const LayerReport*> layers;

@@ -15,14 +15,6 @@ std::string Cell(const std::string& s) {
   return absl::StrReplaceAll(s, {{"|", "\\|"}, {"`", "'"}, {"\n", " "}});
 }
 
-std::string Agreement(uint64_t agree, uint64_t samples) {
-  return absl::StrFormat(
-      "%d/%d (%s)", agree, samples,
-      FormatPercent(samples ? static_cast<double>(agree) /
-                                  static_cast<double>(samples)
-                            : 0.0));
-}
-
 }  // namespace
 
 std::string RenderMarkdown(const Report& r) {

@@ -268,6 +268,12 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   if (observer_ != nullptr && !folding) {
     for (int32_t out : op.outputs) {
       observer_->ObserveParallel(exec.index, i, out, exec.tensors[out], pool_);
+      // Activations only: constants and variables are not this run's to
+      // change.
+      if (observer_->ReplacesValues() &&
+          exec.storage[static_cast<size_t>(out)] == Storage::kActivation) {
+        observer_->Replace(exec.index, i, out, exec.tensors[out]);
+      }
     }
   }
   return absl::OkStatus();

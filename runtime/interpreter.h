@@ -77,6 +77,14 @@ class TensorObserver {
                                const RtTensor& tensor, ThreadPool& /*pool*/) {
     Observe(subgraph, op_index, tensor_index, tensor);
   }
+  // True if the observer overwrites values: after observing an activation
+  // an op wrote, Replace may change its values (not its type or shape)
+  // before any later op reads them. The report uses it to give each op
+  // exact inputs and so measure the noise the op adds on its own. Only in
+  // in-order runs (ConcurrentObserve false).
+  virtual bool ReplacesValues() const { return false; }
+  virtual void Replace(int /*subgraph*/, int /*op_index*/, int /*tensor_index*/,
+                       RtTensor& /*tensor*/) {}
 };
 
 class Interpreter {

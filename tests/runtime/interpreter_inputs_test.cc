@@ -73,4 +73,43 @@ TEST(InterpreterInputs, InputThatIsAnOutputIsCopied) {
   EXPECT_EQ(Floats(interp->OutputHost(1)), (std::vector<float>{0, 2, 0, 4}));
 }
 
+// An observer that replaces values (TensorObserver::Replace) changes what
+// later ops read: x -> RELU -> h -> NEG -> y, with h replaced by 10 + its
+// index, gives y = -(10 + i) whatever x was. The report's exact-input run
+// (report/attribution.h) relies on it.
+class ReplaceHidden : public runtime::TensorObserver {
+ public:
+  explicit ReplaceHidden(int tensor) : tensor_(tensor) {}
+  void Observe(int, int, int, const runtime::RtTensor&) override {}
+  bool ReplacesValues() const override { return true; }
+  void Replace(int, int, int tensor, runtime::RtTensor& t) override {
+    if (tensor != tensor_) return;
+    float* v = t.Data<float>();
+    for (int64_t i = 0; i < t.NumElements(); ++i)
+      v[i] = 10.0f + static_cast<float>(i);
+  }
+
+ private:
+  int tensor_;
+};
+
+TEST(InterpreterInputs, ObserverReplacementIsWhatLaterOpsRead) {
+  OpModel m;
+  const int x = m.Input(ir::DataType::kFloat32, {1, 3}, "x");
+  const int h = m.Tensor(ir::DataType::kFloat32, {1, 3}, "h");
+  const int y = m.Output(ir::DataType::kFloat32, {1, 3}, "y");
+  m.Op(ir::OpKind::kRelu, {x}, {h});
+  m.Op(ir::OpKind::kNeg, {h}, {y});
+  std::unique_ptr<runtime::Interpreter> interp = Make(m.model());
+  ASSERT_NE(interp, nullptr);
+  std::vector<ir::HostTensor> in = {
+      MakeTensor<float>({1, 3}, std::vector<float>{-1, 2, 3})};
+  ReplaceHidden replace(h);
+  ASSERT_TRUE(interp->Run(in, &replace).ok());
+  EXPECT_EQ(Floats(interp->OutputHost(0)), (std::vector<float>{-10, -11, -12}));
+  // Without the observer the model computes as before.
+  ASSERT_TRUE(interp->Run(in).ok());
+  EXPECT_EQ(Floats(interp->OutputHost(0)), (std::vector<float>{0, -2, -3}));
+}
+
 }  // namespace qforge::testing::interpreter_inputs
