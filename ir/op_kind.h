@@ -46,6 +46,7 @@ enum : uint32_t {
   kInt4Weights = 1u << 5,
   kRoundsTwice = 1u << 6,
   kLastAxisNotChannels = 1u << 7,
+  kReadsLargest = 1u << 8,
 };
 }  // namespace op_flags
 

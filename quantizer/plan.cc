@@ -106,12 +106,23 @@ class Planner {
     auto it = repaired_.find(t);
     if (it != repaired_.end()) return it->second;
     calibration::RangeSpec spec = options_.range;
+    const bool largest = ReadForLargest(t, 0);
+    if (largest) spec.method = calibration::RangeMethod::kMinMax;
     if (!options_.range_overrides.empty()) {
       auto o = options_.range_overrides.find(sg_.tensors[t].name);
       if (o != options_.range_overrides.end()) spec = o->second;
     }
     spec.num_bits = p == Precision::kInt16 ? 16 : 8;
     calibration::Range r = calibration::ComputeRange(*stats_.at(t), spec);
+    if (largest && spec.method == calibration::RangeMethod::kMinMax &&
+        p != Precision::kInt16) {
+      // A sample the calibration did not see can have a larger top value
+      // (a more confident class): clipped, it ties with the runner-up.
+      // A quarter of the span above the top: a rule that commutes with
+      // shifting the input, as SOFTMAX does (ops.def, kReadsLargest).
+      // int16 ranges get int16_headroom below instead.
+      r.max += 0.25f * (r.max - r.min);
+    }
     if (p == Precision::kInt16) {
       // int16 has resolution to spare, and a range fitted to a few
       // calibration samples clips on the next ones (see int16_headroom).
@@ -119,6 +130,25 @@ class Planner {
       r.max *= options_.int16_headroom;
     }
     return r;
+  }
+  // Whether an op flagged kReadsLargest (SOFTMAX, ARG_MAX, ...) reads
+  // `t`, directly or through ops whose output shares their input's
+  // parameters (SQUEEZE, RESHAPE, ...): its range is then the whole
+  // calibrated one and more above it (ops.def).
+  bool ReadForLargest(int32_t t, int depth) const {
+    if (depth > 16) return false;  // a chain of moves that long: give up
+    for (int c : consumers_[static_cast<size_t>(t)]) {
+      const ir::Operator& op = sg_.operators[static_cast<size_t>(c)];
+      if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kReadsLargest)) return true;
+      const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind);
+      if (!spec.has_value() || spec->output != OutputRule::kSameAsInput ||
+          op.inputs.empty() || op.inputs[0] != t)
+        continue;
+      for (int32_t o : op.outputs) {
+        if (o >= 0 && ReadForLargest(o, depth + 1)) return true;
+      }
+    }
+    return false;
   }
   // "" when the calibrated range of `t` can become a scale, else why not.
   std::string InsaneRange(int32_t t) const;

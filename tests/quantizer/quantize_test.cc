@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "calibration/histogram.h"
+#include "calibration/range.h"
 #include "formats/tflite_writer.h"
 #include "gtest/gtest.h"
 #include "ir/validate.h"
@@ -189,6 +190,30 @@ TEST(QuantizeTest, Int16RangesHaveHeadroom) {
     ASSERT_EQ(y->type, DataType::kInt16);
     EXPECT_FLOAT_EQ(y->quantization->scale[0], headroom * 6.2f / 32767);
     EXPECT_EQ(y->quantization->zero_point[0], 0);
+  }
+}
+
+// SOFTMAX reads its input for the largest values (ops.def kReadsLargest):
+// whatever the range method, y keeps its whole calibrated range [-4, 6.2]
+// and a quarter of that span above it, for held-out samples with a
+// larger top logit: [-4, 8.75], scale 12.75 / 255 = 0.05, zero point
+// -128 + 4 / 0.05 = -48.
+TEST(QuantizeTest, SoftmaxInputKeepsItsTopValues) {
+  ConvModel c;
+  const calibration::StatsFile stats = c.StatsFile();
+  for (const char* method : {"minmax", "mse", "percentile:60"}) {
+    QuantizeOptions o;
+    absl::StatusOr<calibration::RangeSpec> spec =
+        calibration::ParseRangeMethod(method);
+    ASSERT_TRUE(spec.ok());
+    o.range = *spec;
+    absl::StatusOr<QuantizeResult> r = Quantize(c.m.model(), &stats, o);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const ir::Tensor* y = Find(r->model, "y");
+    ASSERT_NE(y, nullptr);
+    ASSERT_EQ(y->type, DataType::kInt8);
+    EXPECT_FLOAT_EQ(y->quantization->scale[0], 0.05f) << method;
+    EXPECT_EQ(y->quantization->zero_point[0], -48) << method;
   }
 }
 
