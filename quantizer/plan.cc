@@ -106,16 +106,17 @@ class Planner {
     auto it = repaired_.find(t);
     if (it != repaired_.end()) return it->second;
     calibration::RangeSpec spec = options_.range;
-    const bool largest = ReadForLargest(t, 0);
-    if (largest) spec.method = calibration::RangeMethod::kMinMax;
     if (!options_.range_overrides.empty()) {
       auto o = options_.range_overrides.find(sg_.tensors[t].name);
       if (o != options_.range_overrides.end()) spec = o->second;
     }
+    // Over any override: --method auto, which chooses on the
+    // calibration samples, cannot see the clipping this avoids.
+    const bool largest = ReadForLargest(t, 0);
+    if (largest) spec.method = calibration::RangeMethod::kMinMax;
     spec.num_bits = p == Precision::kInt16 ? 16 : 8;
     calibration::Range r = calibration::ComputeRange(*stats_.at(t), spec);
-    if (largest && spec.method == calibration::RangeMethod::kMinMax &&
-        p != Precision::kInt16) {
+    if (largest && p != Precision::kInt16) {
       // A sample the calibration did not see can have a larger top value
       // (a more confident class): clipped, it ties with the runner-up.
       // A quarter of the span above the top: a rule that commutes with

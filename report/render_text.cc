@@ -6,17 +6,6 @@
 #include "report/render.h"
 
 namespace qforge::report {
-namespace {
-
-std::string AgreementText(uint64_t agree, uint64_t samples) {
-  return absl::StrFormat(
-      "%d/%d (%s)", agree, samples,
-      FormatPercent(samples ? static_cast<double>(agree) /
-                                  static_cast<double>(samples)
-                            : 0.0));
-}
-
-}  // namespace
 
 std::string RenderText(const Report& r) {
   std::string out = absl::StrCat("qforge report: ", r.float_model, " vs ",
@@ -28,10 +17,10 @@ std::string RenderText(const Report& r) {
                           o.metrics.cosine,
                           FormatNumber(o.metrics.max_abs_error));
     if (o.classifier) {
-      absl::StrAppend(&out, "  top-1 ", AgreementText(o.top1_agree, o.samples));
+      absl::StrAppend(&out, "  top-1 ", Agreement(o.top1_agree, o.samples));
       if (o.top5_agree.has_value()) {
         absl::StrAppend(&out, "  top-5 ",
-                        AgreementText(*o.top5_agree, o.samples));
+                        Agreement(*o.top5_agree, o.samples));
       }
     }
     absl::StrAppend(&out, "\n");
