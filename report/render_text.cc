@@ -19,8 +19,7 @@ std::string RenderText(const Report& r) {
     if (o.classifier) {
       absl::StrAppend(&out, "  top-1 ", Agreement(o.top1_agree, o.samples));
       if (o.top5_agree.has_value()) {
-        absl::StrAppend(&out, "  top-5 ",
-                        Agreement(*o.top5_agree, o.samples));
+        absl::StrAppend(&out, "  top-5 ", Agreement(*o.top5_agree, o.samples));
       }
     }
     absl::StrAppend(&out, "\n");
