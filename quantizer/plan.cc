@@ -11,6 +11,7 @@
 #include "base/status_macros.h"
 #include "calibration/range.h"
 #include "quantizer/graph_edit.h"
+#include "quantizer/largest_values.h"
 #include "runtime/legality.h"
 
 namespace qforge::quantizer {
@@ -68,15 +69,12 @@ class Planner {
         sg_(model.subgraphs[0]),
         options_(options),
         requests_(requests),
-        consumers_(sg_.tensors.size()),
+        consumers_(TensorConsumers(sg_)),
         producer_(sg_.tensors.size(), -1) {
     for (const calibration::TensorStats& t : stats.tensors) {
       if (t.subgraph == 0) stats_[t.tensor] = &t;
     }
     for (size_t i = 0; i < sg_.operators.size(); ++i) {
-      for (int32_t t : sg_.operators[i].inputs) {
-        if (t >= 0) consumers_[t].push_back(static_cast<int>(i));
-      }
       for (int32_t t : sg_.operators[i].outputs) {
         if (t >= 0) producer_[static_cast<size_t>(t)] = static_cast<int>(i);
       }
@@ -112,18 +110,12 @@ class Planner {
     }
     // Over any override: --method auto, which chooses on the
     // calibration samples, cannot see the clipping this avoids.
-    const bool largest = ReadForLargest(t, 0);
+    const bool largest = ReadForLargest(sg_, consumers_, t);
     if (largest) spec.method = calibration::RangeMethod::kMinMax;
     spec.num_bits = p == Precision::kInt16 ? 16 : 8;
     calibration::Range r = calibration::ComputeRange(*stats_.at(t), spec);
-    if (largest && p != Precision::kInt16) {
-      // A sample the calibration did not see can have a larger top value
-      // (a more confident class): clipped, it ties with the runner-up.
-      // A quarter of the span above the top: a rule that commutes with
-      // shifting the input, as SOFTMAX does (ops.def, kReadsLargest).
-      // int16 ranges get int16_headroom below instead.
-      r.max += 0.25f * (r.max - r.min);
-    }
+    // int16 ranges get int16_headroom below instead.
+    if (largest && p != Precision::kInt16) r = WidenedForLargest(r);
     if (p == Precision::kInt16) {
       // int16 has resolution to spare, and a range fitted to a few
       // calibration samples clips on the next ones (see int16_headroom).
@@ -131,25 +123,6 @@ class Planner {
       r.max *= options_.int16_headroom;
     }
     return r;
-  }
-  // Whether an op flagged kReadsLargest (SOFTMAX, ARG_MAX, ...) reads
-  // `t`, directly or through ops whose output shares their input's
-  // parameters (SQUEEZE, RESHAPE, ...): its range is then the whole
-  // calibrated one and more above it (ops.def).
-  bool ReadForLargest(int32_t t, int depth) const {
-    if (depth > 16) return false;  // a chain of moves that long: give up
-    for (int c : consumers_[static_cast<size_t>(t)]) {
-      const ir::Operator& op = sg_.operators[static_cast<size_t>(c)];
-      if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kReadsLargest)) return true;
-      const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind);
-      if (!spec.has_value() || spec->output != OutputRule::kSameAsInput ||
-          op.inputs.empty() || op.inputs[0] != t)
-        continue;
-      for (int32_t o : op.outputs) {
-        if (o >= 0 && ReadForLargest(o, depth + 1)) return true;
-      }
-    }
-    return false;
   }
   // "" when the calibrated range of `t` can become a scale, else why not.
   std::string InsaneRange(int32_t t) const;

@@ -1,0 +1,56 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "quantizer/largest_values.h"
+
+#include <optional>
+
+#include "ir/op_kind.h"
+#include "quantizer/op_quant_spec.h"
+
+namespace qforge::quantizer {
+namespace {
+
+bool ReadForLargestFrom(const ir::Subgraph& sg,
+                        const std::vector<std::vector<int>>& consumers,
+                        int32_t t, int depth) {
+  if (depth > 16) return false;  // a chain of moves that long: give up
+  for (int c : consumers[static_cast<size_t>(t)]) {
+    const ir::Operator& op = sg.operators[static_cast<size_t>(c)];
+    if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kReadsLargest)) return true;
+    const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind);
+    if (!spec.has_value() || spec->output != OutputRule::kSameAsInput ||
+        op.inputs.empty() || op.inputs[0] != t)
+      continue;
+    for (int32_t o : op.outputs) {
+      if (o >= 0 && ReadForLargestFrom(sg, consumers, o, depth + 1))
+        return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> TensorConsumers(const ir::Subgraph& sg) {
+  std::vector<std::vector<int>> consumers(sg.tensors.size());
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    for (int32_t t : sg.operators[i].inputs) {
+      if (t >= 0)
+        consumers[static_cast<size_t>(t)].push_back(static_cast<int>(i));
+    }
+  }
+  return consumers;
+}
+
+bool ReadForLargest(const ir::Subgraph& sg,
+                    const std::vector<std::vector<int>>& consumers, int32_t t) {
+  return ReadForLargestFrom(sg, consumers, t, 0);
+}
+
+calibration::Range WidenedForLargest(calibration::Range whole) {
+  // A sample the calibration did not see can have a larger top value (a
+  // more confident class): clipped, it ties with the runner-up.
+  whole.max += 0.25f * (whole.max - whole.min);
+  return whole;
+}
+
+}  // namespace qforge::quantizer
