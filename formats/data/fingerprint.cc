@@ -2,13 +2,24 @@
 #include "formats/data/fingerprint.h"
 
 #include <xxhash.h>
+#if defined(__x86_64__)
+// Debian's libxxhash is built for baseline x86-64 (SSE2); its _dispatch
+// entry points pick AVX2 / AVX-512 at run time: 2x the speed (15 -> 31
+// GB/s on this machine), same value (XXH3 is defined independently of the
+// vector width). The fingerprint pass reads every data byte once.
+#include <xxh_x86dispatch.h>
+#endif
 
 #include "absl/strings/str_format.h"
 
 namespace qforge::formats {
 
 uint64_t ContentHash64(absl::Span<const uint8_t> bytes) {
+#if defined(__x86_64__)
+  return XXH3_64bits_dispatch(bytes.data(), bytes.size());
+#else
   return XXH3_64bits(bytes.data(), bytes.size());
+#endif
 }
 
 void Fnv1a64::Update(absl::Span<const uint8_t> bytes) {

@@ -2,6 +2,7 @@
 include(GoogleTest)
 add_executable(formats_data_test
   ${CMAKE_CURRENT_LIST_DIR}/array_fit_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/content_hash_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/data_source_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/data_spec_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fingerprint_test.cc
@@ -11,6 +12,10 @@ add_executable(formats_data_test
   ${CMAKE_CURRENT_LIST_DIR}/test_util.cc
   ${CMAKE_CURRENT_LIST_DIR}/wav_test.cc
 )
+# It compiles xxHash's scalar code inline (XXH_INLINE_ALL), which must not
+# meet another <xxhash.h> in a unity source.
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/content_hash_test.cc
+  PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON SKIP_PRECOMPILE_HEADERS ON)
 qforge_pch(formats_data_test <gtest/gtest.h>)
 target_compile_options(formats_data_test PRIVATE ${QFORGE_TEST_COPTS})
 target_link_libraries(formats_data_test PRIVATE qforge_data qforge_formats
