@@ -114,7 +114,8 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
   StatsFile out;
   out.fingerprint.model_hash =
       HashBytes(model_bytes.data(), model_bytes.size());
-  out.fingerprint.data_hash = data.Fingerprint();
+  // After the samples: array files were hashed as they were read.
+  ASSIGN_OR_RETURN(out.fingerprint.data_hash, data.Fingerprint());
   out.fingerprint.tool_version = QFORGE_VERSION;
   out.fingerprint.total_samples = static_cast<uint64_t>(data.size());
   out.fingerprint.histogram_stride = options.histogram_stride;

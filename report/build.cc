@@ -271,7 +271,6 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
 
   Report report;
   report.samples = count;
-  report.data_fingerprint = data.Fingerprint();
   report.weight_only = !HasIntegerActivations(quant_model);
   if (!report.weight_only) report.float_ops = FindFloatOps(quant_model);
 
@@ -586,6 +585,8 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     if (o.classes > 5) o.top5_agree = top5[j];
     report.outputs.push_back(std::move(o));
   }
+  // After the samples: array files were hashed as they were read.
+  ASSIGN_OR_RETURN(report.data_fingerprint, data.Fingerprint());
   return report;
 }
 

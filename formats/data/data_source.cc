@@ -18,6 +18,7 @@
 #include "formats/data/data_spec.h"
 #include "formats/data/file_range.h"
 #include "formats/data/fingerprint.h"
+#include "formats/data/lazy_content_hash.h"
 #include "formats/data/npy.h"
 #include "formats/data/wav.h"
 #include "ir/types.h"
@@ -29,10 +30,14 @@ namespace {
 // 2: XXH3 contents; 3: JPEG decoded by libjpeg-turbo (stb_image before).
 constexpr char kFingerprintVersion[] = "qforge-data/3";
 
-// Array files whose mapping stays open for reading samples. Each is one
+// .npz files whose mapping stays open for reading samples. Each is one
 // kernel mapping (Linux allows ~65k per process); a folder of a hundred
-// thousand one-sample .npy files reads the files past this count instead.
+// thousand .npz files reads the files past this count instead.
 constexpr int64_t kMaxKeptMappings = 4096;
+// Array files (.npy, .bin, .wav) kept open to read samples from, well
+// under the usual limit of 1024 descriptors a process; the files past this
+// count are opened per sample, and hashed when opened.
+constexpr int64_t kMaxKeptFiles = 256;
 
 // Every error names the model input; parsers only know the file.
 absl::Status WithInput(const absl::Status& status, const InputDesc& input) {
@@ -48,13 +53,6 @@ std::string LastComponent(absl::string_view path) {
   const size_t slash = path.rfind('/');
   return std::string(slash == absl::string_view::npos ? path
                                                       : path.substr(slash + 1));
-}
-
-void HashFile(Fnv1a64& spec_hash, absl::string_view label,
-              absl::Span<const uint8_t> bytes) {
-  spec_hash.UpdateString(label);
-  spec_hash.UpdateU64(bytes.size());
-  spec_hash.UpdateU64(ContentHash64(bytes));
 }
 
 uint32_t FloatBits(float f) {
@@ -102,53 +100,63 @@ absl::StatusOr<SampleSource> SampleSource::Open(
   source.options_ = options;
   source.plans_.resize(inputs.size());
 
-  struct SpecDigest {
-    size_t order;  // first input the spec feeds
-    uint64_t digest;
-  };
-  std::vector<SpecDigest> digests;
   for (const std::string& text : specs) {
     ASSIGN_OR_RETURN(const DataSpec spec, ParseDataSpec(text, inputs));
-    Fnv1a64 hash;
-    hash.UpdateString(spec.binding);
-    hash.UpdateU64(static_cast<uint64_t>(spec.kind));
-    hash.UpdateString(LastComponent(spec.path));
-    size_t order = inputs.size();
+    SpecDigest digest;
+    digest.prefix.UpdateString(spec.binding);
+    digest.prefix.UpdateU64(static_cast<uint64_t>(spec.kind));
+    digest.prefix.UpdateString(LastComponent(spec.path));
+    digest.order = inputs.size();
     if (spec.kind == SpecKind::kNpz) {
-      RETURN_IF_ERROR(source.AddNpz(spec, hash, order));
+      RETURN_IF_ERROR(source.AddNpz(spec, digest));
     } else {
       if (spec.input >= 0) {
-        order = static_cast<size_t>(spec.input);
+        digest.order = static_cast<size_t>(spec.input);
       } else if (inputs.size() == 1) {
-        order = 0;
+        digest.order = 0;
       } else {
         return absl::InvalidArgumentError(
             absl::StrCat("--data '", text, "': the model has ", inputs.size(),
                          " inputs; bind each with NAME=", spec.path,
                          " (inputs: ", InputNames(inputs), ")"));
       }
-      RETURN_IF_ERROR(source.AddFiles(spec, order, hash));
+      RETURN_IF_ERROR(source.AddFiles(spec, digest.order, digest));
     }
-    digests.push_back({order, hash.digest()});
+    if (options.fingerprint) source.digests_.push_back(std::move(digest));
   }
   RETURN_IF_ERROR(source.CountSamples());
 
   // Specs feeding the same input keep their order (it is the sample order);
   // otherwise the order on the command line does not matter.
-  std::stable_sort(digests.begin(), digests.end(),
+  std::stable_sort(source.digests_.begin(), source.digests_.end(),
                    [](const SpecDigest& a, const SpecDigest& b) {
                      return a.order < b.order;
                    });
-  Fnv1a64 fingerprint;
-  fingerprint.UpdateString(kFingerprintVersion);
-  HashOptions(fingerprint, options);
-  for (const SpecDigest& d : digests) fingerprint.UpdateU64(d.digest);
-  if (options.fingerprint) source.fingerprint_ = fingerprint.HexDigest();
   return source;
 }
 
-absl::Status SampleSource::AddNpz(const DataSpec& spec, Fnv1a64& hash,
-                                  size_t& order) {
+absl::StatusOr<std::string> SampleSource::Fingerprint() const {
+  if (!options_.fingerprint) return std::string();
+  Fnv1a64 fingerprint;
+  fingerprint.UpdateString(kFingerprintVersion);
+  HashOptions(fingerprint, options_);
+  for (const SpecDigest& d : digests_) {
+    Fnv1a64 spec = d.prefix;
+    for (const FileDigest& file : d.files) {
+      spec.UpdateString(file.label);
+      spec.UpdateU64(file.size);
+      uint64_t content = file.content;
+      if (file.lazy != nullptr) {
+        ASSIGN_OR_RETURN(content, file.lazy->Digest());
+      }
+      spec.UpdateU64(content);
+    }
+    fingerprint.UpdateU64(spec.digest());
+  }
+  return fingerprint.HexDigest();
+}
+
+absl::Status SampleSource::AddNpz(const DataSpec& spec, SpecDigest& digest) {
   if (spec.input >= 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--data '", spec.text, "': an .npz binds its arrays by key; drop '",
@@ -157,7 +165,11 @@ absl::Status SampleSource::AddNpz(const DataSpec& spec, Fnv1a64& hash,
   ASSIGN_OR_RETURN(const std::shared_ptr<const MappedFile> mapped,
                    MappedFile::Open(spec.path, /*populate=*/true));
   const absl::Span<const uint8_t> bytes = mapped->bytes();
-  if (options_.fingerprint) HashFile(hash, LastComponent(spec.path), bytes);
+  // Hashed now: samples come from its inflated members, or from parts.
+  if (options_.fingerprint) {
+    digest.files.push_back(
+        {LastComponent(spec.path), bytes.size(), ContentHash64(bytes), {}});
+  }
   const bool keep = kept_mappings_ < kMaxKeptMappings;
   kept_mappings_ += keep ? 1 : 0;
   ASSIGN_OR_RETURN(const std::vector<NpzArray> arrays,
@@ -188,55 +200,72 @@ absl::Status SampleSource::AddNpz(const DataSpec& spec, Fnv1a64& hash,
                keep ? bytes.data() : nullptr,
                keep ? mapped : std::shared_ptr<const MappedFile>());
     }
-    order = std::min(order, input);
+    digest.order = std::min(digest.order, input);
   }
   return absl::OkStatus();
 }
 
 absl::Status SampleSource::AddFiles(const DataSpec& spec, size_t input,
-                                    Fnv1a64& hash) {
+                                    SpecDigest& digest) {
   absl::StatusOr<std::vector<SampleFile>> files = ExpandDataSpec(spec);
   if (!files.ok()) return WithInput(files.status(), inputs_[input]);
-  hash.UpdateU64(files->size());
+  digest.prefix.UpdateU64(files->size());
   for (const SampleFile& file : *files) {
-    // Mapped once here to validate and fingerprint (reading it into memory
-    // cost half of a float calibration's time on 200 npy samples); Get()
-    // reads the samples again.
+    const std::optional<SpecKind> kind = SampleFileKind(file.path);
+    if (!kind.has_value()) {
+      return WithInput(absl::InvalidArgumentError(
+                           absl::StrCat(file.path, ": not a sample file")),
+                       inputs_[input]);
+    }
+    // Array samples are read with pread into the caller's buffer, through
+    // a descriptor kept open, and hashed from there as they are read
+    // (lazy_content_hash.h). Copying them out of a mapping of the file cost
+    // more: the first touch of each mapped page is dear on virtual machines
+    // (about 1 us per 4 KiB on the reference VM, even after MAP_POPULATE;
+    // docs/performance.md). The file is mapped here only to read its
+    // header; images, and array files past kMaxKeptFiles, are read whole now
+    // to fingerprint them.
+    const bool keep = *kind != SpecKind::kImage && kept_files_ < kMaxKeptFiles;
     absl::StatusOr<std::shared_ptr<const MappedFile>> mapped =
-        MappedFile::Open(file.path, /*populate=*/true);
+        MappedFile::Open(file.path, /*populate=*/!keep);
     if (!mapped.ok()) return WithInput(mapped.status(), inputs_[input]);
-    if (options_.fingerprint) HashFile(hash, file.label, (*mapped)->bytes());
-    RETURN_IF_ERROR(WithInput(AddFile(input, file, *mapped), inputs_[input]));
+    const absl::Span<const uint8_t> bytes = (*mapped)->bytes();
+    std::shared_ptr<const OpenFile> open;
+    std::shared_ptr<LazyContentHash> lazy;
+    if (keep) {
+      absl::StatusOr<std::shared_ptr<const OpenFile>> opened =
+          OpenFile::Open(file.path);
+      if (!opened.ok()) return WithInput(opened.status(), inputs_[input]);
+      open = *std::move(opened);
+      ++kept_files_;
+      if (options_.fingerprint) {
+        lazy = std::make_shared<LazyContentHash>(open, bytes.size());
+      }
+    }
+    if (options_.fingerprint) {
+      digest.files.push_back({file.label, bytes.size(),
+                              lazy != nullptr ? 0 : ContentHash64(bytes),
+                              lazy});
+    }
+    RETURN_IF_ERROR(WithInput(AddFile(input, file, *kind, bytes, open, lazy),
+                              inputs_[input]));
   }
   return absl::OkStatus();
 }
 
 absl::Status SampleSource::AddFile(
-    size_t input, const SampleFile& file,
-    const std::shared_ptr<const MappedFile>& mapped) {
+    size_t input, const SampleFile& file, SpecKind kind,
+    absl::Span<const uint8_t> bytes,
+    const std::shared_ptr<const OpenFile>& open,
+    const std::shared_ptr<LazyContentHash>& lazy) {
   const InputDesc& in = inputs_[input];
-  const absl::Span<const uint8_t> bytes = mapped->bytes();
-  const std::optional<SpecKind> kind = SampleFileKind(file.path);
-  if (!kind.has_value()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file.path, ": not a sample file"));
-  }
-  // Array samples are read from the kept mapping (no open, read and copy
-  // per sample); images are decoded from the file each time.
-  const bool keep =
-      *kind != SpecKind::kImage && kept_mappings_ < kMaxKeptMappings;
-  if (keep) ++kept_mappings_;
-  const uint8_t* base = keep ? bytes.data() : nullptr;
-  std::shared_ptr<const void> owner;
-  if (keep) owner = mapped;
-  switch (*kind) {
+  switch (kind) {
     case SpecKind::kNpy: {
       ASSIGN_OR_RETURN(const NpyHeader header,
                        ParseNpyHeader(bytes, file.path));
       ASSIGN_OR_RETURN(const ArrayFit fit,
                        FitArray(header.type, header.shape, in, file.path));
-      AddArray(input, file.path, file.label, fit, header.data_offset, base,
-               owner);
+      AddFileArray(input, file, fit, header.data_offset, open, lazy);
       return absl::OkStatus();
     }
     case SpecKind::kRaw: {
@@ -256,7 +285,7 @@ absl::Status SampleSource::AddFile(
       ASSIGN_OR_RETURN(const ArrayFit fit,
                        FitFlat(static_cast<int64_t>(bytes.size() / esize), in,
                                Conversion::kCopy, file.path));
-      AddArray(input, file.path, file.label, fit, 0, base, owner);
+      AddFileArray(input, file, fit, 0, open, lazy);
       return absl::OkStatus();
     }
     case SpecKind::kWav: {
@@ -283,8 +312,7 @@ absl::Status SampleSource::AddFile(
             fit.sample_elements, " (hop ", fit.stride_elements, "); the last ",
             dropped, " samples are dropped"));
       }
-      AddArray(input, file.path, file.label, fit, info.data_offset, base,
-               owner);
+      AddFileArray(input, file, fit, info.data_offset, open, lazy);
       return absl::OkStatus();
     }
     case SpecKind::kImage: {
@@ -331,6 +359,16 @@ void SampleSource::AddArray(size_t input, const std::string& path,
   seg.base = base;
   seg.owner = std::move(owner);
   plans_[input].segments.push_back(std::move(seg));
+}
+
+void SampleSource::AddFileArray(size_t input, const SampleFile& file,
+                                const ArrayFit& fit, uint64_t offset,
+                                const std::shared_ptr<const OpenFile>& open,
+                                const std::shared_ptr<LazyContentHash>& lazy) {
+  AddArray(input, file.path, file.label, fit, offset, nullptr, nullptr);
+  Segment& seg = plans_[input].segments.back();
+  seg.file = open;
+  seg.hash = lazy;
 }
 
 absl::Status SampleSource::CountSamples() {
@@ -380,16 +418,6 @@ absl::Status SampleSource::Load(size_t input, int64_t index,
   }
   const uint64_t offset =
       seg->offset + static_cast<uint64_t>(local) * seg->stride_bytes;
-  std::vector<uint8_t> read;
-  const uint8_t* src = nullptr;
-  if (seg->base != nullptr) {
-    src = seg->base + offset;
-  } else {
-    ASSIGN_OR_RETURN(read,
-                     ReadFileRange(seg->path, offset,
-                                   static_cast<size_t>(seg->sample_bytes)));
-    src = read.data();
-  }
   // A default-constructed tensor may already have the type and a scalar's
   // shape but no buffer, so the size decides too.
   int64_t elements = 1;
@@ -408,7 +436,28 @@ absl::Status SampleSource::Load(size_t input, int64_t index,
     return absl::InternalError(
         absl::StrCat(seg->path, ": sample size mismatch"));
   }
-  ConvertElements(seg->conversion, src, count, out.data());
+  const size_t size = static_cast<size_t>(seg->sample_bytes);
+  std::vector<uint8_t> read;
+  const uint8_t* src = nullptr;
+  if (seg->base != nullptr) {
+    src = seg->base + offset;
+  } else if (seg->file != nullptr && seg->conversion == Conversion::kCopy) {
+    // Straight into the tensor: no copy of our own.
+    RETURN_IF_ERROR(
+        seg->file->ReadAt(offset, absl::MakeSpan(out.data(), size)));
+    src = out.data();
+  } else if (seg->file != nullptr) {
+    read.resize(size);
+    RETURN_IF_ERROR(seg->file->ReadAt(offset, absl::MakeSpan(read)));
+    src = read.data();
+  } else {
+    ASSIGN_OR_RETURN(read, ReadFileRange(seg->path, offset, size));
+    src = read.data();
+  }
+  // In cache now: the cheapest time to hash them.
+  if (seg->hash != nullptr) seg->hash->Read(offset, absl::MakeSpan(src, size));
+  if (src != out.data())
+    ConvertElements(seg->conversion, src, count, out.data());
   return absl::OkStatus();
 }
 

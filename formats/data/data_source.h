@@ -4,11 +4,12 @@
 // `report`: a list of specs (syntax in data_spec.h) bound to the model's
 // inputs, read as a sequence of samples, one tensor per input each.
 //
-// Open() reads every file once, one at a time, to check it (headers, shapes,
-// types, sample counts) and fingerprint it; Get() loads one sample on demand
-// (a byte range of an .npy/.bin/.wav, or one image), so memory does not grow
-// with the number of samples. Deflated .npz arrays are the exception: they
-// are kept decompressed after Open().
+// Open() checks every file, one at a time (headers, shapes, types, sample
+// counts), reading images and .npz files whole to fingerprint them; Get()
+// loads one sample on demand (a byte range of an .npy/.bin/.wav, read with
+// pread, or one image), so memory does not grow with the number of
+// samples. Deflated .npz arrays are the exception: they are kept
+// decompressed after Open().
 #ifndef QFORGE_FORMATS_DATA_DATA_SOURCE_H_
 #define QFORGE_FORMATS_DATA_DATA_SOURCE_H_
 
@@ -23,6 +24,8 @@
 #include "absl/types/span.h"
 #include "base/mapped_file.h"
 #include "formats/data/convert.h"
+#include "formats/data/data_spec.h"
+#include "formats/data/fingerprint.h"
 #include "formats/data/image.h"
 #include "formats/data/input_desc.h"
 #include "ir/host_tensor.h"
@@ -30,9 +33,8 @@
 namespace qforge::formats {
 
 struct ArrayFit;
-struct DataSpec;
-struct SampleFile;
-class Fnv1a64;
+class LazyContentHash;
+class OpenFile;
 
 struct LoadOptions {
   ImageOptions image;
@@ -73,10 +75,16 @@ class SampleSource {
 
   // 16 hex digits identifying the data set and the preprocessing options:
   // FNV-1a 64 over each spec (its NAME, kind and last path component) and
-  // its files (label, size, bytes), specs ordered by the input they feed.
-  // Independent of the folder the data sits in and of the machine. Empty
-  // when opened with LoadOptions::fingerprint false.
-  std::string Fingerprint() const { return fingerprint_; }
+  // its files (label, size, XXH3 of the bytes), specs ordered by the input
+  // they feed. Independent of the folder the data sits in, of the machine
+  // and of which samples were read before. Empty when opened with
+  // LoadOptions::fingerprint false. Thread-safe.
+  //
+  // Array files are hashed from their samples' bytes as Get() reads them
+  // (lazy_content_hash.h); what no sample read is read and hashed here, so
+  // this is cheapest after a pass over the samples. Errors: a file that
+  // cannot be read any more.
+  absl::StatusOr<std::string> Fingerprint() const;
 
   // Things the user should know about how the files became samples (audio
   // left over after the last window), one line each, for stderr.
@@ -104,6 +112,27 @@ class SampleSource {
     std::vector<int64_t> shape;
     const uint8_t* base = nullptr;
     std::shared_ptr<const void> owner;  // keeps `base` alive
+    // Else read from this descriptor, kept open from Open() (else the file
+    // is opened per sample).
+    std::shared_ptr<const OpenFile> file;
+    // The file's content hash, fed the bytes of each sample read through
+    // `file`; null if hashed when opened.
+    std::shared_ptr<LazyContentHash> hash;
+  };
+  // What Fingerprint() hashes of one file: label, size and content, the
+  // content hashed when opened (`content`) or as it is read (`lazy`).
+  struct FileDigest {
+    std::string label;
+    uint64_t size = 0;
+    uint64_t content = 0;
+    std::shared_ptr<LazyContentHash> lazy;
+  };
+  // One --data spec's part of the fingerprint: FNV-1a over its fixed
+  // fields (`prefix`), then its files in order.
+  struct SpecDigest {
+    size_t order = 0;  // the first input it feeds
+    Fnv1a64 prefix;
+    std::vector<FileDigest> files;
   };
   struct InputPlan {
     std::vector<Segment> segments;
@@ -113,14 +142,23 @@ class SampleSource {
   SampleSource() = default;
 
   // Open() in steps; each names the file and input in its errors.
-  absl::Status AddNpz(const DataSpec& spec, Fnv1a64& hash, size_t& order);
-  absl::Status AddFiles(const DataSpec& spec, size_t input, Fnv1a64& hash);
-  absl::Status AddFile(size_t input, const SampleFile& file,
-                       const std::shared_ptr<const MappedFile>& mapped);
+  absl::Status AddNpz(const DataSpec& spec, SpecDigest& digest);
+  absl::Status AddFiles(const DataSpec& spec, size_t input, SpecDigest& digest);
+  // `open`, `lazy`: the descriptor samples are read through, and the hash
+  // they feed, if kept.
+  absl::Status AddFile(size_t input, const SampleFile& file, SpecKind kind,
+                       absl::Span<const uint8_t> bytes,
+                       const std::shared_ptr<const OpenFile>& open,
+                       const std::shared_ptr<LazyContentHash>& lazy);
   // `base`/`owner`: the bytes the offsets refer to, if held in memory.
   void AddArray(size_t input, const std::string& path, std::string label,
                 const ArrayFit& fit, uint64_t offset, const uint8_t* base,
                 std::shared_ptr<const void> owner);
+  // The same, read through `open` (if set) and hashed into `lazy`.
+  void AddFileArray(size_t input, const SampleFile& file, const ArrayFit& fit,
+                    uint64_t offset,
+                    const std::shared_ptr<const OpenFile>& open,
+                    const std::shared_ptr<LazyContentHash>& lazy);
   // Sample counts: each input must have data, all the same number.
   absl::Status CountSamples();
 
@@ -134,9 +172,12 @@ class SampleSource {
   LoadOptions options_;
   std::vector<InputPlan> plans_;
   int64_t size_ = 0;
-  std::string fingerprint_;
+  // Specs in the order the fingerprint takes them; empty when
+  // LoadOptions::fingerprint is false.
+  std::vector<SpecDigest> digests_;
   std::vector<std::string> notes_;
   int64_t kept_mappings_ = 0;  // see kMaxKeptMappings
+  int64_t kept_files_ = 0;     // see kMaxKeptFiles
 };
 
 }  // namespace qforge::formats

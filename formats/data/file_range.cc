@@ -6,15 +6,16 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace qforge::formats {
 
-absl::StatusOr<std::vector<uint8_t>> ReadFileRange(const std::string& path,
-                                                   uint64_t offset,
-                                                   size_t size) {
+absl::StatusOr<std::shared_ptr<const OpenFile>> OpenFile::Open(
+    const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) {
@@ -23,26 +24,38 @@ absl::StatusOr<std::vector<uint8_t>> ReadFileRange(const std::string& path,
     return absl::UnavailableError(
         absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
   }
-  std::vector<uint8_t> bytes(size);
+  return std::shared_ptr<const OpenFile>(new OpenFile(fd, path));
+}
+
+OpenFile::~OpenFile() { ::close(fd_); }
+
+absl::Status OpenFile::ReadAt(uint64_t offset, absl::Span<uint8_t> out) const {
   size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::pread(fd, bytes.data() + done, size - done,
+  while (done < out.size()) {
+    const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
                               static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      return absl::UnavailableError(absl::StrCat(path, ": read failed: ", why));
+      return absl::UnavailableError(
+          absl::StrCat(path_, ": read failed: ", std::strerror(errno)));
     }
     if (n == 0) {
-      ::close(fd);
       return absl::UnavailableError(absl::StrCat(
-          path,
+          path_,
           ": file is shorter than when it was opened (changed on disk?)"));
     }
     done += static_cast<size_t>(n);
   }
-  ::close(fd);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint8_t>> ReadFileRange(const std::string& path,
+                                                   uint64_t offset,
+                                                   size_t size) {
+  ASSIGN_OR_RETURN(const std::shared_ptr<const OpenFile> file,
+                   OpenFile::Open(path));
+  std::vector<uint8_t> bytes(size);
+  RETURN_IF_ERROR(file->ReadAt(offset, absl::MakeSpan(bytes)));
   return bytes;
 }
 

@@ -1,22 +1,45 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Reads one byte range of a file (pread), so a sample can be taken from a
-// large .npy / .bin / .wav without loading the rest. Safe to call from
-// several threads: each call opens its own descriptor.
+// Reads byte ranges of a file (pread), so a sample can be taken from a
+// large .npy / .bin / .wav without loading the rest.
 #ifndef QFORGE_FORMATS_DATA_FILE_RANGE_H_
 #define QFORGE_FORMATS_DATA_FILE_RANGE_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 
 namespace qforge::formats {
 
-// `size` bytes at `offset`; a file now shorter than that (changed since it
-// was indexed) is an Unavailable error.
+// A file open for reading, closed when the last owner lets go. ReadAt is
+// safe to call from several threads at once (pread has no file position).
+class OpenFile {
+ public:
+  // NotFound, or Unavailable when it cannot be opened.
+  static absl::StatusOr<std::shared_ptr<const OpenFile>> Open(
+      const std::string& path);
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+  ~OpenFile();
+
+  // Fills `out` with the bytes at `offset`; a file now shorter than that
+  // (changed since it was indexed) is an Unavailable error.
+  absl::Status ReadAt(uint64_t offset, absl::Span<uint8_t> out) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  OpenFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  int fd_;
+  std::string path_;
+};
+
+// `size` bytes at `offset`, through a descriptor of its own.
 absl::StatusOr<std::vector<uint8_t>> ReadFileRange(const std::string& path,
                                                    uint64_t offset,
                                                    size_t size);

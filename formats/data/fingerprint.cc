@@ -22,6 +22,22 @@ uint64_t ContentHash64(absl::Span<const uint8_t> bytes) {
 #endif
 }
 
+ContentHasher::ContentHasher() : state_(XXH3_createState()) {
+  XXH3_64bits_reset(state_);
+}
+
+ContentHasher::~ContentHasher() { XXH3_freeState(state_); }
+
+void ContentHasher::Update(absl::Span<const uint8_t> bytes) {
+#if defined(__x86_64__)
+  XXH3_64bits_update_dispatch(state_, bytes.data(), bytes.size());
+#else
+  XXH3_64bits_update(state_, bytes.data(), bytes.size());
+#endif
+}
+
+uint64_t ContentHasher::digest() const { return XXH3_64bits_digest(state_); }
+
 void Fnv1a64::Update(absl::Span<const uint8_t> bytes) {
   uint64_t h = state_;
   for (uint8_t b : bytes) {

@@ -13,12 +13,29 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
+struct XXH3_state_s;
+
 namespace qforge::formats {
 
 // XXH3-64 (xxHash 0.8, Debian libxxhash-dev) of `bytes`: a stable,
 // specified hash at memory speed, for file contents (FNV-1a's byte-at-a-time
 // loop took a quarter of `calibrate`'s time on image folders).
 uint64_t ContentHash64(absl::Span<const uint8_t> bytes);
+
+// ContentHash64 of the concatenation of what Update() is given, in pieces.
+class ContentHasher {
+ public:
+  ContentHasher();
+  ~ContentHasher();
+  ContentHasher(const ContentHasher&) = delete;
+  ContentHasher& operator=(const ContentHasher&) = delete;
+
+  void Update(absl::Span<const uint8_t> bytes);
+  uint64_t digest() const;
+
+ private:
+  XXH3_state_s* state_;  // xxHash's, 64-byte aligned by its allocator
+};
 
 class Fnv1a64 {
  public:

@@ -455,22 +455,24 @@ TEST(SampleSourceTest, FingerprintIsStable) {
   }
   const std::vector<InputDesc> in = {
       Input("x", ir::DataType::kFloat32, {-1, 3})};
-  const std::string fa = Open({a + "/set"}, in)->Fingerprint();
+  const std::string fa = Open({a + "/set"}, in)->Fingerprint().value();
   EXPECT_EQ(fa.size(), 16u);
   // Same files in another folder (another machine): same fingerprint.
-  EXPECT_EQ(Open({b + "/set"}, in)->Fingerprint(), fa);
-  EXPECT_EQ(Open({a + "/set"}, in)->Fingerprint(), fa);
+  EXPECT_EQ(Open({b + "/set"}, in)->Fingerprint().value(), fa);
+  EXPECT_EQ(Open({a + "/set"}, in)->Fingerprint().value(), fa);
   // Content, options and spec all count.
   WriteNpyFile(b + "/set/y.npy", Iota({2, 3}, 8));
-  EXPECT_NE(Open({b + "/set"}, in)->Fingerprint(), fa);
+  EXPECT_NE(Open({b + "/set"}, in)->Fingerprint().value(), fa);
   LoadOptions options;
   options.image.mean = {1};
-  EXPECT_NE(Open({a + "/set"}, in, options)->Fingerprint(), fa);
+  EXPECT_NE(Open({a + "/set"}, in, options)->Fingerprint().value(), fa);
   LoadOptions hop;
   hop.hop = 3;
-  EXPECT_NE(Open({a + "/set"}, in, hop)->Fingerprint(), fa);
-  EXPECT_NE(Open({"x=" + a + "/set"}, in)->Fingerprint(), fa);
-  EXPECT_NE(Open({a + "/set/x.npy", a + "/set/y.npy"}, in)->Fingerprint(), fa);
+  EXPECT_NE(Open({a + "/set"}, in, hop)->Fingerprint().value(), fa);
+  EXPECT_NE(Open({"x=" + a + "/set"}, in)->Fingerprint().value(), fa);
+  EXPECT_NE(
+      Open({a + "/set/x.npy", a + "/set/y.npy"}, in)->Fingerprint().value(),
+      fa);
 
   // Binding order on the command line does not matter.
   const std::vector<InputDesc> two = NpzInputs();
@@ -478,15 +480,93 @@ TEST(SampleSourceTest, FingerprintIsStable) {
   WriteNpyFile(a + "/img.npy", Iota({2, 4, 4, 3}));
   WriteNpyFile(a + "/mask.npy", ir::HostTensor(ir::DataType::kUInt8, {2, 4}));
   EXPECT_EQ(Open({"image=" + a + "/img.npy", "mask=" + a + "/mask.npy"}, two)
-                ->Fingerprint(),
+                ->Fingerprint()
+                .value(),
             Open({"mask=" + a + "/mask.npy", "image=" + a + "/img.npy"}, two)
-                ->Fingerprint());
+                ->Fingerprint()
+                .value());
 
   // Pinned: the fingerprint of the checked-in numpy fixture with default
   // options. A change here invalidates every cached calibration; bump
   // kFingerprintVersion in data_source.cc on purpose, then update this.
-  EXPECT_EQ(Open({TestdataPath("npz/savez.npz")}, two)->Fingerprint(),
+  EXPECT_EQ(Open({TestdataPath("npz/savez.npz")}, two)->Fingerprint().value(),
             "801d9fd66083d020");  // qforge-data/3 (JPEG by libjpeg-turbo)
+}
+
+// Array files are hashed from the bytes Get() reads (lazy_content_hash.h),
+// so the fingerprint must not depend on which samples were read, in which
+// order or by how many threads. The pinned values come from the build
+// before that change (0a74433), which hashed each file whole when it was
+// opened: `qforge calibrate testdata/models/two_signatures.tflite --data F`
+// (its input is float32[?], as here).
+TEST(SampleSourceTest, FingerprintDoesNotDependOnWhatWasRead) {
+  const std::vector<InputDesc> in = {Input("x", ir::DataType::kFloat32, {-1})};
+  LoadOptions windows;  // overlapping: each window re-reads 3/4 of the last
+  windows.window = 4000;
+  windows.hop = 1000;
+  struct Case {
+    std::string path;
+    LoadOptions options;
+    std::string pinned;
+  };
+  const Case cases[] = {
+      {TestdataPath("npy/f4.npy"), {}, "6b1837282e3b8a35"},  // read in place
+      {TestdataPath("npy/f8.npy"), {}, "cffbe89591e9178c"},  // converted
+      {TestdataPath("yes_1000ms.wav"), {}, "4d4e9cda7330a36c"},
+      {TestdataPath("yes_1000ms.wav"), windows, "8a28dc35d6a9e3e8"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.path);
+    const int64_t n = Open({c.path}, in, c.options)->size();
+    ASSERT_GT(n, 0);
+    std::vector<std::pair<std::string, std::vector<int64_t>>> patterns;
+    patterns.push_back({"nothing", {}});
+    std::vector<int64_t> all(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) all[static_cast<size_t>(i)] = i;
+    patterns.push_back({"in order", all});
+    patterns.push_back({"reversed", {all.rbegin(), all.rend()}});
+    patterns.push_back({"the last", {n - 1}});
+    std::vector<int64_t> some;
+    for (int64_t i = 1; i < n; i += 3) some.push_back(i);
+    patterns.push_back({"every third", some});
+    for (const auto& [name, reads] : patterns) {
+      absl::StatusOr<SampleSource> src = Open({c.path}, in, c.options);
+      ASSERT_TRUE(src.ok()) << src.status();
+      for (int64_t i : reads) ASSERT_TRUE(src->Get(i).ok());
+      EXPECT_EQ(src->Fingerprint().value(), c.pinned) << name;
+    }
+    // Four threads reading all samples at once, twice each.
+    absl::StatusOr<SampleSource> src = Open({c.path}, in, c.options);
+    ASSERT_TRUE(src.ok()) << src.status();
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&src, n, t] {
+        for (int64_t i = t % 2; i < 2 * n; ++i) (void)src->Get(i % n);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(src->Fingerprint().value(), c.pinned) << "4 threads";
+  }
+}
+
+// A file cut short after it was opened: the sample read and the
+// fingerprint say so, naming the file; neither reads past its end.
+TEST(SampleSourceTest, FileShortenedAfterOpenIsAnError) {
+  const std::string dir = MakeTempDir();
+  WriteNpyFile(dir + "/x.npy", Iota({8, 4}));
+  absl::StatusOr<SampleSource> src =
+      Open({dir + "/x.npy"}, {Input("x", ir::DataType::kFloat32, {-1, 4})});
+  ASSERT_TRUE(src.ok()) << src.status();
+  // 8 samples of 16 bytes end the file; the last 4 go.
+  std::filesystem::resize_file(dir + "/x.npy",
+                               std::filesystem::file_size(dir + "/x.npy") - 64);
+  EXPECT_TRUE(src->Get(3).ok());
+  const absl::Status read = src->Get(7).status();
+  EXPECT_EQ(read.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(read.message(), HasSubstr("x.npy: file is shorter"));
+  const absl::Status hash = src->Fingerprint().status();
+  EXPECT_EQ(hash.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(hash.message(), HasSubstr("x.npy: file is shorter"));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@ add_executable(formats_data_test
   ${CMAKE_CURRENT_LIST_DIR}/data_spec_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fingerprint_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/image_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/lazy_content_hash_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/npy_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/npz_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/test_util.cc
