@@ -1,6 +1,8 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "formats/data/data_source.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -34,10 +36,21 @@ constexpr char kFingerprintVersion[] = "qforge-data/3";
 // kernel mapping (Linux allows ~65k per process); a folder of a hundred
 // thousand .npz files reads the files past this count instead.
 constexpr int64_t kMaxKeptMappings = 4096;
-// Array files (.npy, .bin, .wav) kept open to read samples from, well
-// under the usual limit of 1024 descriptors a process; the files past this
-// count are opened per sample, and hashed when opened.
-constexpr int64_t kMaxKeptFiles = 256;
+// Array files (.npy, .bin, .wav) are kept open to read samples from while
+// the process has descriptors to spare: at most 256, a quarter of its
+// limit (`ulimit -n`, usually 1024), and none once it holds half of it
+// (descriptors are numbered from the lowest free one, so a descriptor's
+// number tells about how many are open). The rest of the limit is left to
+// the files opened as the command goes. Other files are opened per sample,
+// and hashed when opened.
+int64_t DescriptorLimit() {
+  struct rlimit limit;
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
+      limit.rlim_cur != RLIM_INFINITY) {
+    return static_cast<int64_t>(limit.rlim_cur);
+  }
+  return 1 << 20;
+}
 
 // Every error names the model input; parsers only know the file.
 absl::Status WithInput(const absl::Status& status, const InputDesc& input) {
@@ -99,6 +112,7 @@ absl::StatusOr<SampleSource> SampleSource::Open(
   source.inputs_.assign(inputs.begin(), inputs.end());
   source.options_ = options;
   source.plans_.resize(inputs.size());
+  source.descriptor_limit_ = DescriptorLimit();
 
   for (const std::string& text : specs) {
     ASSIGN_OR_RETURN(const DataSpec spec, ParseDataSpec(text, inputs));
@@ -223,24 +237,31 @@ absl::Status SampleSource::AddFiles(const DataSpec& spec, size_t input,
     // more: the first touch of each mapped page is dear on virtual machines
     // (about 1 us per 4 KiB on the reference VM, even after MAP_POPULATE;
     // docs/performance.md). The file is mapped here only to read its
-    // header; images, and array files past kMaxKeptFiles, are read whole now
-    // to fingerprint them.
-    const bool keep = *kind != SpecKind::kImage && kept_files_ < kMaxKeptFiles;
+    // header; images, and array files not kept open (see DescriptorLimit()),
+    // are read whole now to fingerprint them.
+    const bool keep =
+        *kind != SpecKind::kImage &&
+        kept_files_ < std::min<int64_t>(256, descriptor_limit_ / 4);
     absl::StatusOr<std::shared_ptr<const MappedFile>> mapped =
         MappedFile::Open(file.path, /*populate=*/!keep);
     if (!mapped.ok()) return WithInput(mapped.status(), inputs_[input]);
     const absl::Span<const uint8_t> bytes = (*mapped)->bytes();
     std::shared_ptr<const OpenFile> open;
-    std::shared_ptr<LazyContentHash> lazy;
     if (keep) {
       absl::StatusOr<std::shared_ptr<const OpenFile>> opened =
           OpenFile::Open(file.path);
-      if (!opened.ok()) return WithInput(opened.status(), inputs_[input]);
-      open = *std::move(opened);
-      ++kept_files_;
-      if (options_.fingerprint) {
-        lazy = std::make_shared<LazyContentHash>(open, bytes.size());
+      // Out of descriptors, or short of them: read this file per sample.
+      if (!opened.ok() && !absl::IsResourceExhausted(opened.status())) {
+        return WithInput(opened.status(), inputs_[input]);
       }
+      if (opened.ok() && (*opened)->descriptor() < descriptor_limit_ / 2) {
+        open = *std::move(opened);
+        ++kept_files_;
+      }
+    }
+    std::shared_ptr<LazyContentHash> lazy;
+    if (open != nullptr && options_.fingerprint) {
+      lazy = std::make_shared<LazyContentHash>(open, bytes.size());
     }
     if (options_.fingerprint) {
       digest.files.push_back({file.label, bytes.size(),

@@ -177,7 +177,10 @@ class SampleSource {
   std::vector<SpecDigest> digests_;
   std::vector<std::string> notes_;
   int64_t kept_mappings_ = 0;  // see kMaxKeptMappings
-  int64_t kept_files_ = 0;     // see kMaxKeptFiles
+  // Array files kept open, and the process's limit on open files
+  // (DescriptorLimit() in data_source.cc).
+  int64_t kept_files_ = 0;
+  int64_t descriptor_limit_ = 0;
 };
 
 }  // namespace qforge::formats

@@ -21,6 +21,10 @@ absl::StatusOr<std::shared_ptr<const OpenFile>> OpenFile::Open(
     if (errno == ENOENT) {
       return absl::NotFoundError(absl::StrCat(path, ": no such file"));
     }
+    if (errno == EMFILE || errno == ENFILE) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+    }
     return absl::UnavailableError(
         absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
   }

@@ -21,7 +21,8 @@ namespace qforge::formats {
 // safe to call from several threads at once (pread has no file position).
 class OpenFile {
  public:
-  // NotFound, or Unavailable when it cannot be opened.
+  // NotFound; ResourceExhausted when the process or system has no
+  // descriptor left; else Unavailable.
   static absl::StatusOr<std::shared_ptr<const OpenFile>> Open(
       const std::string& path);
   OpenFile(const OpenFile&) = delete;
@@ -32,6 +33,7 @@ class OpenFile {
   // (changed since it was indexed) is an Unavailable error.
   absl::Status ReadAt(uint64_t offset, absl::Span<uint8_t> out) const;
   const std::string& path() const { return path_; }
+  int descriptor() const { return fd_; }
 
  private:
   OpenFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}

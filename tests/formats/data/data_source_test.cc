@@ -1,6 +1,10 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "formats/data/data_source.h"
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <random>
@@ -567,6 +571,66 @@ TEST(SampleSourceTest, FileShortenedAfterOpenIsAnError) {
   const absl::Status hash = src->Fingerprint().status();
   EXPECT_EQ(hash.code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(hash.message(), HasSubstr("x.npy: file is shorter"));
+}
+
+// Array files are kept open to read samples from, at most a quarter of
+// `ulimit -n` of them; past that, and when descriptors run out, a file is
+// opened per sample. Either way the samples and the fingerprint are the
+// same as with descriptors to spare.
+TEST(SampleSourceTest, FewDescriptorsReadTheSameSamples) {
+  const std::string dir = MakeTempDir();
+  for (int i = 0; i < 40; ++i) {
+    WriteNpyFile(absl::StrCat(dir, "/s", 100 + i, ".npy"), Iota({2, 3}, i));
+  }
+  const std::vector<InputDesc> in = {
+      Input("x", ir::DataType::kFloat32, {-1, 3})};
+  std::vector<std::vector<ir::HostTensor>> samples;
+  std::string fingerprint;
+  {
+    absl::StatusOr<SampleSource> roomy = Open({dir}, in);
+    ASSERT_TRUE(roomy.ok()) << roomy.status();
+    ASSERT_EQ(roomy->size(), 80);
+    for (int64_t i = 0; i < 80; ++i) samples.push_back(roomy->Get(i).value());
+    fingerprint = roomy->Fingerprint().value();
+  }
+
+  struct rlimit saved;
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  int open_now = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator("/proc/self/fd")) {
+    (void)entry;
+    ++open_now;
+  }
+  // Room for what is open now plus 12: a few files are kept open, the rest
+  // read per sample.
+  struct rlimit low = saved;
+  low.rlim_cur = static_cast<rlim_t>(open_now + 12);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  absl::StatusOr<SampleSource> tight = Open({dir}, in);
+  // All but 2 of the descriptors left held elsewhere: keeping a file open
+  // fails (one is needed to map it), so every file is read per sample.
+  std::vector<int> held;
+  for (;;) {
+    const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) break;
+    held.push_back(fd);
+  }
+  for (int k = 0; k < 2 && !held.empty(); ++k) {
+    ::close(held.back());
+    held.pop_back();
+  }
+  absl::StatusOr<SampleSource> starved = Open({dir}, in);
+  for (int fd : held) ::close(fd);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
+  ASSERT_TRUE(tight.ok()) << tight.status();
+  ASSERT_TRUE(starved.ok()) << starved.status();
+  for (const absl::StatusOr<SampleSource>* src : {&tight, &starved}) {
+    for (int64_t i = 0; i < 80; ++i) {
+      ASSERT_EQ((*src)->Get(i).value(), samples[static_cast<size_t>(i)]) << i;
+    }
+    EXPECT_EQ((*src)->Fingerprint().value(), fingerprint);
+  }
 }
 
 }  // namespace
