@@ -5,7 +5,8 @@
 // overhead of calibration statistics collection. One JSON line per case on
 // stdout (bench/run_model_bench.sh adds LiteRT's time and the ratios).
 // Usage: model_bench MODEL [--repeat N] [--batch B] [--threads T]
-// (--batch/--threads: run only that case, e.g. under perf).
+// [--stats 0|1] (--batch/--threads/--stats: run only that case, e.g. under
+// perf, or as a whole process timed against a command, bench/speed/cli.sh).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,11 +53,11 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "usage: model_bench MODEL [--repeat N] [--batch B] [--threads T] "
-        "[--arithmetic tflite|xnnpack]\n");
+        "[--stats 0|1] [--arithmetic tflite|xnnpack]\n");
     return 1;
   }
   const std::string path = argv[1];
-  int repeat = 50, only_batch = 0, only_threads = 0;
+  int repeat = 50, only_batch = 0, only_threads = 0, only_stats = -1;
   qforge::numerics::Modes modes;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -71,6 +72,8 @@ int main(int argc, char** argv) {
       only_batch = value;
     } else if (flag == "--threads") {
       only_threads = value;
+    } else if (flag == "--stats") {
+      only_stats = value != 0 ? 1 : 0;
     } else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       return 1;
@@ -125,6 +128,7 @@ int main(int argc, char** argv) {
       };
       for (int i = 0; i < 3; ++i) {  // warm-up: plans memory, packs weights
         for (bool observe : {false, true}) {
+          if (only_stats >= 0 && observe != (only_stats == 1)) continue;
           if (absl::Status s = run(observe); !s.ok()) {
             std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
             return 4;
@@ -137,6 +141,7 @@ int main(int argc, char** argv) {
       std::vector<double> times[2];
       for (int i = 0; i < repeat; ++i) {
         for (bool observe : {false, true}) {
+          if (only_stats >= 0 && observe != (only_stats == 1)) continue;
           const auto t0 = std::chrono::steady_clock::now();
           if (!run(observe).ok()) return 4;
           times[observe].push_back(std::chrono::duration<double, std::milli>(
@@ -145,6 +150,7 @@ int main(int argc, char** argv) {
         }
       }
       for (bool observe : {false, true}) {
+        if (only_stats >= 0 && observe != (only_stats == 1)) continue;
         std::vector<double>& t = times[observe];
         std::sort(t.begin(), t.end());
         const double per_sample = t.front() / batch;

@@ -149,17 +149,20 @@ const figures = {
     const faster = both.filter((c) => parseFloat(c[5]) >= 1).length;
     const cli = read('speed/cli.md').split('\n').filter((l) => /^\| [a-z]/.test(l) && !l.startsWith('| model'))
       .map((l) => l.split('|').map((x) => x.trim()));
-    // Ratio cells read "to best / to median" of model_bench's repeats.
-    const ratios = (t, k = 0) => cli.filter((c) => c[3] === t)
-      .flatMap((c) => [parseFloat(c[6].split('/')[k]), parseFloat(c[11].split('/')[k])]);
+    // Columns: model, N, threads, command, ms/sample, paired ms, paired
+    // ratio, one sample best / median, ratio to best / median, fixed ms.
+    const paired = (t) => cli.filter((c) => c[3] === t).map((c) => parseFloat(c[7]));
+    const single = (t, k) => cli.filter((c) => c[3] === t).map((c) => parseFloat(c[9].split('/')[k]));
     const range = (v) => `${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)}x`;
-    const fixed = cli.flatMap((c) => [parseFloat(c[7]), parseFloat(c[12])]);
+    const fixed = cli.map((c) => parseFloat(c[10]));
     return `One thread, batch 1: qforge's integer interpreter is faster than LiteRT on ` +
       `${faster} of ${both.length} official int8 twins both run, ` +
       `${Math.min(...conv).toFixed(1)}-${Math.max(...conv).toFixed(1)}x on the ${conv.length} convolutional ones. ` +
-      `\`run\` and \`calibrate\` take ${range(ratios('1'))} the interpreter's own best per-sample time on 1 thread ` +
-      `(${range(ratios('1', 1))} its median) and ${range(ratios('2'))} on 2, where they run samples side by side ` +
-      `(data reading included; whole processes over N and N/10 samples, differenced, N = 400 or 1000), plus ` +
+      `\`run\` and \`calibrate\`, reading every sample from a file, take ${range(paired('1'))} the time per ` +
+      `sample of the interpreter fed one sample again and again (both timed in alternation) on 1 thread, and ` +
+      `${range(paired('2'))} on 2, where they run samples side by side; against the interpreter's best single ` +
+      `repeat, ${range(single('1', 0))} on 1 thread (${range(single('1', 1))} its median). Whole processes over ` +
+      `N and N/10 samples, differenced (N = ${[...new Set(cli.map((c) => c[2]))].join(' or ')}), plus ` +
       `${Math.min(...fixed).toFixed(0)}-${Math.max(...fixed).toFixed(0)} ms once for start-up, model load and prepare`;
   },
   // Large models: bench/big_model/run.sh's table.

@@ -3,16 +3,19 @@
 # issue measured it: the wall time of whole `qforge run` and `qforge
 # calibrate` processes over N and over N/10 random float samples (one .npy
 # each); per sample = (T_N - T_N/10) / (0.9 N), so start-up, model load and
-# prepare (the fixed cost, reported beside it) cancel out. N is 400 for
-# mobilenet (0.8 ms a sample) and 1000 for vww_96 (0.13 ms): the difference
-# must span ~100 ms, or a few ms of scheduler jitter on this VM moves a
-# 0.13 ms model's figure by 10-30% (200 vs 20 samples gave 1.13-1.38x on
-# vww_96 over one day, 1000 vs 100 gives 1.08x). Against
-# model_bench's best per-sample time on the same model (plain for run, with
-# statistics for calibrate), at 1 and 2 threads. Each time is the fastest
-# of 9 runs (farm-bench when it is on PATH, else one timed run), as
-# model_bench's is the fastest of its repeats: on a shared machine the
-# fastest run is the one least disturbed.
+# prepare (the fixed cost, reported beside it) cancel out. N is 800 for
+# mobilenet (0.8 ms a sample) and 2000 for vww_96 (0.13 ms): the difference
+# must span a few hundred ms, or the 10-20 ms of jitter of a whole process
+# on this VM moves a figure by 10-30% (200 vs 20 samples gave 1.13-1.38x
+# on vww_96 over one day; 400 vs 40 once put mobilenet's paired ratio at
+# 0.89x, and at 1.08x the next run). Each time is the fastest
+# of 9 runs (farm-bench when it is on PATH, else one timed run).
+# Against model_bench on the same model (plain for run, with statistics for
+# calibrate), at 1 and 2 threads, two ways: paired, whole model_bench
+# processes feeding one sample N and N/10 times, alternated with the
+# command's runs and differenced the same way (the machine's speed drifts by
+# 10-20% over minutes, so only alternation compares like with like); and
+# model_bench's own best and median of 50 repeats of one sample.
 # Usage: bench/speed/cli.sh [BUILD_DIR]   writes bench/speed/cli.md
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,23 +41,32 @@ npy() {  # npy OUT d0 d1 ...: float32 uniform in [-1, 1), fixed seed
     fs.writeFileSync(out, Buffer.concat([pre, Buffer.from(h, "latin1"), Buffer.from(d.buffer)]));
   ' "$@"
 }
-wall() {  # fastest wall seconds of a command
+wall() {  # "fastest median" wall seconds of a command (farm-bench, 9 runs)
   if command -v farm-bench >/dev/null 2>&1; then
-    farm-bench -n 9 --timeout 300 -- "$@" 2>&1 | awk '/^A wall s/ {print $4}'
+    farm-bench -n 9 --timeout 300 -- "$@" 2>&1 | awk '/^A wall s/ {print $4, $5}'
   else
     local s e
     s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
-    echo "$e - $s" | bc -l
+    echo "$(echo "$e - $s" | bc -l) $(echo "$e - $s" | bc -l)"
   fi
 }
-mb() {  # model_bench "best median" ms per sample: model, threads, stats true|false
-  "$tmp/model_bench" "$1" --batch 1 --threads "$2" --repeat 50 |
-    node -e 'for (const l of require("fs").readFileSync(0, "utf8").trim().split("\n")) {
-      const j = JSON.parse(l); if (String(j.stats) === process.argv[1]) console.log(j.ms_per_sample, j.ms_per_sample_median); }' "$3"
+paired() {  # "cmd_median mb_median": a command and model_bench, alternated
+  local mbcmd=$1; shift
+  if command -v farm-bench >/dev/null 2>&1; then
+    farm-bench -n 11 --timeout 600 --vs "$mbcmd" -- "$@" 2>&1 |
+      awk '/^A wall s/ {a = $5} /^B wall s/ {b = $5} END {print a, b}'
+  else
+    echo "- -"
+  fi
+}
+mb() {  # model_bench "best median" ms of one sample: model, threads, stats 0|1
+  "$tmp/model_bench" "$1" --batch 1 --threads "$2" --repeat 50 --stats "$3" |
+    node -e 'const j = JSON.parse(require("fs").readFileSync(0, "utf8"));
+      console.log(j.ms_per_sample, j.ms_per_sample_median)'
 }
 rows=()
-for entry in "tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite 400 224 224 3" \
-             "mlperf-tiny/vww_96_float.tflite 1000 96 96 3"; do
+for entry in "tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite 800 224 224 3" \
+             "mlperf-tiny/vww_96_float.tflite 2000 96 96 3"; do
   set -- $entry
   model=$corpus/models/$1
   big=$2
@@ -62,38 +74,56 @@ for entry in "tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite 400 224 2
   npy "$tmp/x$big.npy" "$big" "$3" "$4" "$5"
   npy "$tmp/x$small.npy" "$small" "$3" "$4" "$5"
   for t in 1 2; do
-    times=()
-    for n in $big $small; do
-      times+=("$(wall "$tmp/qforge" -q run "$model" --data "$tmp/x$n.npy" \
-                 --output-dir "$tmp/out" --threads "$t")")
-      times+=("$(wall "$tmp/qforge" -q calibrate "$model" --data "$tmp/x$n.npy" \
-                 -o "$tmp/stats.json" --threads "$t")")
+    for cmd in run calibrate; do
+      stats=0; [ "$cmd" = calibrate ] && stats=1
+      times=(); pairs=()
+      for n in $big $small; do
+        if [ "$cmd" = run ]; then
+          args=(run "$model" --data "$tmp/x$n.npy" --output-dir "$tmp/out")
+        else
+          args=(calibrate "$model" --data "$tmp/x$n.npy" -o "$tmp/stats.json")
+        fi
+        times+=("$(wall "$tmp/qforge" -q "${args[@]}" --threads "$t")")
+        pairs+=("$(paired "$tmp/model_bench $model --batch 1 --threads $t --repeat $n --stats $stats" \
+                   "$tmp/qforge" -q "${args[@]}" --threads "$t")")
+      done
+      read -r best med <<< "$(mb "$model" "$t" "$stats")"
+      rows+=("$(basename "$1" .tflite)|$big|$t|$cmd|${times[0]}|${times[1]}|${pairs[0]}|${pairs[1]}|$best|$med")
     done
-    read -r mrun mrun_med <<< "$(mb "$model" "$t" false)"
-    read -r mcal mcal_med <<< "$(mb "$model" "$t" true)"
-    rows+=("$(basename "$1" .tflite)|$big|$t|${times[0]}|${times[2]}|$mrun|$mrun_med|${times[1]}|${times[3]}|$mcal|$mcal_med")
   done
 done
 {
   echo "\`bench/speed/cli.sh\`, $(date -u +%Y-%m-%dT%H:%MZ)," \
     "$(git -C "$root" rev-parse --short HEAD); $(nproc) cores," \
-    "load $(cut -d' ' -f1-3 /proc/loadavg). Float32 samples; per sample ="
-  echo "(T_N - T_N/10) / (0.9 N) of whole processes; fixed = T_N/10 - N/10 x per"
-  echo "sample (process start, model load and prepare); whole = T_N / N. model_bench:"
-  echo "best / median of 50 repeats of one sample; ratios against each (the"
-  echo "median is the same kind of figure as an average over many samples)."
+    "load $(cut -d' ' -f1-3 /proc/loadavg). Float32 samples, one .npy of N."
   echo
-  echo "| model | N | threads | run ms/sample | model_bench best / median ms | ratio to best / median | run fixed ms | run whole ms/sample | calibrate ms/sample | model_bench + stats best / median ms | ratio to best / median | calibrate fixed ms |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "- **per sample** = (T_N - T_N/10) / (0.9 N) of whole processes, so start-up,"
+  echo "  model load and prepare (**fixed** = T_N/10 - N/10 x per sample) cancel out;"
+  echo "  T is the fastest of 9 runs."
+  echo "- **paired**: the command and \`model_bench --repeat N\` (the same model,"
+  echo "  threads and statistics, one sample fed N times) alternate, 11 pairs of each"
+  echo "  size, and both per-sample times come from the medians the same way: the same"
+  echo "  minutes of this shared machine, and the same kind of figure (a mean over"
+  echo "  samples). What differs is reading N samples instead of one."
+  echo "- **one sample**: model_bench's best and median of 50 repeats of one sample,"
+  echo "  measured after the command (the machine's speed drifts by 10-20% over minutes)."
+  echo
+  echo "| model | N | threads | command | ms/sample | paired: command / model_bench ms | paired ratio | one sample: best / median ms | ratio to best / median | fixed ms |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   for row in "${rows[@]}"; do
-    IFS='|' read -r name big t r200 r20 mrun mrunm c200 c20 mcal mcalm <<< "$row"
-    awk -v n="$name" -v N="$big" -v t="$t" -v r200="$r200" -v r20="$r20" -v mr="$mrun" \
-        -v mrm="$mrunm" -v c200="$c200" -v c20="$c20" -v mc="$mcal" \
-        -v mcm="$mcalm" 'BEGIN {
-      r = (r200 - r20) * 1000 / (0.9 * N); c = (c200 - c20) * 1000 / (0.9 * N)
-      printf "| %s | %d | %s | %.3f | %.3f / %.3f | %.2f / %.2f | %.1f | %.3f | %.3f | %.3f / %.3f | %.2f / %.2f | %.1f |\n",
-        n, N, t, r, mr, mrm, r / mr, r / mrm, r20 * 1000 - N / 10 * r,
-        r200 * 1000 / N, c, mc, mcm, c / mc, c / mcm, c20 * 1000 - N / 10 * c }'
+    IFS='|' read -r name big t cmd tbig tsmall pbig psmall best med <<< "$row"
+    read -r tb _ <<< "$tbig"; read -r ts _ <<< "$tsmall"
+    read -r pcb pmb <<< "$pbig"; read -r pcs pms <<< "$psmall"
+    awk -v n="$name" -v N="$big" -v t="$t" -v cmd="$cmd" -v tb="$tb" -v ts="$ts" \
+        -v pcb="$pcb" -v pmb="$pmb" -v pcs="$pcs" -v pms="$pms" -v best="$best" \
+        -v med="$med" 'BEGIN {
+      per = (tb - ts) * 1000 / (0.9 * N)
+      if (pcb == "-") { paired = "—"; pr = "—" } else {
+        pc = (pcb - pcs) * 1000 / (0.9 * N); pm = (pmb - pms) * 1000 / (0.9 * N)
+        paired = sprintf("%.3f / %.3f", pc, pm); pr = sprintf("%.2f", pc / pm) }
+      printf "| %s | %d | %s | %s | %.3f | %s | %s | %.3f / %.3f | %.2f / %.2f | %.1f |\n",
+        n, N, t, cmd, per, paired, pr, best, med, per / best, per / med,
+        ts * 1000 - N / 10 * per }'
   done
 } > "$here/cli.md"
 cat "$here/cli.md"
