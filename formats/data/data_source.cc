@@ -462,18 +462,20 @@ absl::Status SampleSource::Load(size_t input, int64_t index,
   const uint8_t* src = nullptr;
   if (seg->base != nullptr) {
     src = seg->base + offset;
-  } else if (seg->file != nullptr && seg->conversion == Conversion::kCopy) {
-    // Straight into the tensor: no copy of our own.
-    RETURN_IF_ERROR(
-        seg->file->ReadAt(offset, absl::MakeSpan(out.data(), size)));
-    src = out.data();
-  } else if (seg->file != nullptr) {
-    read.resize(size);
-    RETURN_IF_ERROR(seg->file->ReadAt(offset, absl::MakeSpan(read)));
-    src = read.data();
   } else {
-    ASSIGN_OR_RETURN(read, ReadFileRange(seg->path, offset, size));
-    src = read.data();
+    // Through the descriptor kept open, else one of this sample's own;
+    // straight into the tensor when nothing is converted.
+    std::shared_ptr<const OpenFile> file = seg->file;
+    if (file == nullptr) {
+      ASSIGN_OR_RETURN(file, OpenFile::Open(seg->path));
+    }
+    uint8_t* dst = out.data();
+    if (seg->conversion != Conversion::kCopy) {
+      read.resize(size);
+      dst = read.data();
+    }
+    RETURN_IF_ERROR(file->ReadAt(offset, absl::MakeSpan(dst, size)));
+    src = dst;
   }
   // In cache now: the cheapest time to hash them.
   if (seg->hash != nullptr) seg->hash->Read(offset, absl::MakeSpan(src, size));

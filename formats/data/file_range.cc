@@ -10,7 +10,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "base/status_macros.h"
 
 namespace qforge::formats {
 
@@ -51,16 +50,6 @@ absl::Status OpenFile::ReadAt(uint64_t offset, absl::Span<uint8_t> out) const {
     done += static_cast<size_t>(n);
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<uint8_t>> ReadFileRange(const std::string& path,
-                                                   uint64_t offset,
-                                                   size_t size) {
-  ASSIGN_OR_RETURN(const std::shared_ptr<const OpenFile> file,
-                   OpenFile::Open(path));
-  std::vector<uint8_t> bytes(size);
-  RETURN_IF_ERROR(file->ReadAt(offset, absl::MakeSpan(bytes)));
-  return bytes;
 }
 
 }  // namespace qforge::formats

@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -40,11 +39,6 @@ class OpenFile {
   int fd_;
   std::string path_;
 };
-
-// `size` bytes at `offset`, through a descriptor of its own.
-absl::StatusOr<std::vector<uint8_t>> ReadFileRange(const std::string& path,
-                                                   uint64_t offset,
-                                                   size_t size);
 
 }  // namespace qforge::formats
 
