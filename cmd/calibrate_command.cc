@@ -15,16 +15,16 @@
 #include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
-#include "cmd/float_region.h"
 #include "cmd/progress.h"
 #include "formats/tflite_reader.h"
+#include "pipeline/float_region.h"
 
 namespace qforge::cmd {
 namespace {
 
 struct CalibrateArgs {
   std::string model;
-  DataFlags data;
+  pipeline::DataSpec data;
   std::string output;
   std::string shard;
   int threads = 0;
@@ -55,9 +55,10 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
                    formats::OpenTfliteFile(args.model));
   const absl::Span<const uint8_t> bytes = file.bytes();
   const ir::Model& model = file.model;
-  ASSIGN_OR_RETURN(formats::SampleSource data,
-                   OpenData(args.data, model, flags.quiet));
-  std::vector<std::string> inputs = DataInputPaths(args.data, data);
+  ASSIGN_OR_RETURN(
+      formats::SampleSource data,
+      pipeline::OpenData(args.data, model, StderrHooks(flags.quiet)));
+  std::vector<std::string> inputs = pipeline::DataInputPaths(args.data, data);
   inputs.push_back(args.model);
   // Checked before the run: an output that cannot be written fails now.
   ASSIGN_OR_RETURN(PendingFile out, PendingFile::Create(args.output, inputs));
@@ -73,7 +74,7 @@ absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
         absl::StrCat(args.model, ": ", stats.status().message()));
   }
   if (!flags.quiet) {
-    for (const std::string& note : UncalibratedNotes(model))
+    for (const std::string& note : pipeline::UncalibratedNotes(model))
       std::fprintf(stderr, "calibrate: %s\n", note.c_str());
   }
   RETURN_IF_ERROR(out.Write(calibration::SerializeStats(*stats)));

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 
 namespace qforge::cmd {
 
@@ -31,6 +32,21 @@ void Progress::Update(int64_t done, int64_t total) {
                static_cast<long long>(total), rate, eta);
   std::fflush(stderr);
   drawn_ = true;
+}
+
+pipeline::Hooks StderrHooks(bool quiet) {
+  pipeline::Hooks hooks;
+  if (quiet) return hooks;
+  hooks.note = [](const std::string& line) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+  };
+  hooks.progress = [](const std::string& label) -> pipeline::ProgressFn {
+    auto progress = std::make_shared<Progress>(label, /*quiet=*/false);
+    return [progress](int64_t done, int64_t total) {
+      progress->Update(done, total);
+    };
+  };
+  return hooks;
 }
 
 }  // namespace qforge::cmd

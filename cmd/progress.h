@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string>
 
+#include "pipeline/hooks.h"
+
 namespace qforge::cmd {
 
 class Progress {
@@ -24,6 +26,10 @@ class Progress {
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_, last_draw_;
 };
+
+// Hooks that print a pipeline's notes on stderr, one line each, and draw
+// its progress (on a terminal); neither when `quiet`.
+pipeline::Hooks StderrHooks(bool quiet);
 
 }  // namespace qforge::cmd
 

@@ -17,8 +17,8 @@
 #include "cmd/command.h"
 #include "cmd/data_flags.h"
 #include "cmd/progress.h"
-#include "cmd/report_output.h"
 #include "formats/tflite_reader.h"
+#include "pipeline/report_job.h"
 #include "report/render.h"
 #include "report/report.h"
 
@@ -27,7 +27,7 @@ namespace {
 
 struct ReportArgs {
   std::string float_model, quant_model;
-  DataFlags data;
+  pipeline::DataSpec data;
   std::string format;
   std::string output;
   double min_sqnr = -std::numeric_limits<double>::infinity();
@@ -45,11 +45,10 @@ absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
                    formats::ReadTfliteFile(args.float_model));
   ASSIGN_OR_RETURN(ir::Model quant_model,
                    formats::ReadTfliteFile(args.quant_model));
-  ReportRun run;
+  pipeline::ReportRun run;
   run.float_label = args.float_model;
   run.quant_label = args.quant_model;
   run.threads = args.threads;
-  run.quiet = flags.quiet;
   std::optional<PendingFile> out;
   if (!args.output.empty()) {
     // Before the run: an output that cannot be written fails now (and
@@ -60,7 +59,8 @@ absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
   if (out.has_value()) run.outputs.push_back(out->path());
   run.numerics = flags.numerics;
   ASSIGN_OR_RETURN(report::Report r,
-                   MakeReport(float_model, quant_model, args.data, run));
+                   pipeline::MakeReport(float_model, quant_model, args.data,
+                                        run, StderrHooks(flags.quiet)));
   const std::string text = report::Render(r, format);
   if (!out.has_value()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -69,7 +69,7 @@ absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
     RETURN_IF_ERROR(out->Write(text));
     RETURN_IF_ERROR(out->Commit());
   }
-  return CheckMinSqnr(r, args.min_sqnr);
+  return pipeline::CheckMinSqnr(r, args.min_sqnr);
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ namespace {
 
 struct RunArgs {
   std::string model;
-  DataFlags data;
+  pipeline::DataSpec data;
   std::string output_dir;
   std::string save_inputs;
   int threads = 0;
@@ -63,10 +63,11 @@ absl::StatusOr<ir::HostTensor> Stack(const std::vector<ir::HostTensor>& parts,
 
 absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   ASSIGN_OR_RETURN(ir::Model model, formats::ReadTfliteFile(args.model));
-  ASSIGN_OR_RETURN(formats::SampleSource data,
-                   OpenData(args.data, model, flags.quiet,
-                            /*fingerprint=*/false));
-  std::vector<std::string> inputs = DataInputPaths(args.data, data);
+  ASSIGN_OR_RETURN(
+      formats::SampleSource data,
+      pipeline::OpenData(args.data, model, StderrHooks(flags.quiet),
+                         /*fingerprint=*/false));
+  std::vector<std::string> inputs = pipeline::DataInputPaths(args.data, data);
   inputs.push_back(args.model);
   if (data.size() == 0) {
     return absl::InvalidArgumentError("the data set has no samples");

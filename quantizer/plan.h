@@ -22,7 +22,7 @@
 #include "ir/model.h"
 #include "numerics/quant_params.h"
 #include "quantizer/op_quant_spec.h"
-#include "quantizer/quantize.h"
+#include "quantizer/options.h"
 
 namespace qforge::quantizer {
 

@@ -1,7 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "quantizer/quantize.h"
 
-#include <cstring>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -9,7 +8,7 @@
 #include "base/status_macros.h"
 #include "ir/compact.h"
 #include "ir/validate.h"
-#include "numerics/float16.h"
+#include "quantizer/folded_model.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/op_version.h"
 #include "quantizer/plan.h"
@@ -23,74 +22,6 @@ bool IsQuantizedTensor(const ir::Tensor& t) {
   return (t.type == ir::DataType::kInt8 || t.type == ir::DataType::kUInt8 ||
           t.type == ir::DataType::kInt16) &&
          t.quantization.has_value() && t.quantization->HasScale();
-}
-
-enum class Fold : uint8_t { kKeep, kDensify, kDequantize };
-
-// What FoldCompressedWeights does with `op` of `sg`: decode a sparse
-// constant (DENSIFY), widen a float16 constant (DEQUANTIZE), or keep the
-// op. `made_constant`: tensors that earlier folds of `sg` gave values.
-Fold FoldOf(const ir::Model& model, const ir::Subgraph& sg,
-            const ir::Operator& op, const std::set<int32_t>& made_constant) {
-  if (op.inputs.size() != 1 || op.outputs.size() != 1 || op.inputs[0] < 0) {
-    return Fold::kKeep;
-  }
-  const ir::Tensor& in = sg.tensors[op.inputs[0]];
-  const ir::Tensor& out = sg.tensors[op.outputs[0]];
-  const bool constant =
-      IsConstant(model, in) || made_constant.count(op.inputs[0]) > 0;
-  if (op.kind == ir::OpKind::kDensify && constant && in.sparsity.has_value() &&
-      !out.sparsity.has_value()) {
-    return Fold::kDensify;
-  }
-  if (op.kind == ir::OpKind::kDequantize && constant &&
-      in.type == ir::DataType::kFloat16 && !in.sparsity.has_value()) {
-    return Fold::kDequantize;
-  }
-  return Fold::kKeep;
-}
-
-// Weights stored compressed become plain float32 constants, so that they
-// are quantized from their values (TFLite folds them the same way): sparse
-// constants behind DENSIFY are decoded, float16 constants behind DEQUANTIZE
-// widened. Ops are visited in order, so a DENSIFY -> DEQUANTIZE chain of
-// sparse float16 weights folds completely. Not used by the float16 scheme,
-// which keeps compressed weights as they are. `from_half` gets subgraph 0's
-// constants widened from float16.
-absl::Status FoldCompressedWeights(ir::Model& model,
-                                   std::set<int32_t>& from_half) {
-  for (ir::Subgraph& sg : model.subgraphs) {
-    const bool first = &sg == &model.subgraphs[0];
-    std::vector<ir::Operator> kept;
-    std::set<int32_t> made_constant;
-    for (ir::Operator& op : sg.operators) {
-      const Fold fold = FoldOf(model, sg, op, made_constant);
-      if (fold != Fold::kKeep) {
-        const ir::Tensor& in = sg.tensors[op.inputs[0]];
-        ir::Tensor& out = sg.tensors[op.outputs[0]];
-        if (fold == Fold::kDensify) {
-          ASSIGN_OR_RETURN(std::vector<uint8_t> dense,
-                           DensifiedBytes(model, in));
-          out.buffer = AddBuffer(model, std::move(dense));
-        } else {
-          const ir::Bytes& bytes = model.buffers[in.buffer].data;
-          std::vector<float> values(bytes.size() / 2);
-          for (size_t i = 0; i < values.size(); ++i) {
-            uint16_t h;
-            std::memcpy(&h, bytes.data() + 2 * i, 2);
-            values[i] = numerics::HalfToFloat(h);
-          }
-          out.buffer = AddTypedBuffer(model, values);
-          if (first) from_half.insert(op.outputs[0]);
-        }
-        made_constant.insert(op.outputs[0]);
-        continue;  // the op is gone
-      }
-      kept.push_back(std::move(op));
-    }
-    sg.operators = std::move(kept);
-  }
-  return absl::OkStatus();
 }
 
 // uint8 model inputs/outputs over an int8 model, as TFLite's converter
@@ -194,29 +125,6 @@ absl::Status Float16Weights(
 
 }  // namespace
 
-absl::StatusOr<Scheme> ParseScheme(const std::string& text) {
-  if (text == "int8") return Scheme::kInt8;
-  if (text == "int16x8") return Scheme::kInt16x8;
-  if (text == "dynamic") return Scheme::kDynamic;
-  if (text == "float16") return Scheme::kFloat16;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--scheme ", text, ": expected int8, int16x8, dynamic or float16"));
-}
-
-std::string SchemeName(Scheme scheme) {
-  switch (scheme) {
-    case Scheme::kInt8:
-      return "int8";
-    case Scheme::kInt16x8:
-      return "int16x8";
-    case Scheme::kDynamic:
-      return "dynamic";
-    case Scheme::kFloat16:
-      return "float16";
-  }
-  return "?";
-}
-
 absl::Status CheckFloatModel(const ir::Model& model) {
   if (model.subgraphs.empty()) {
     return absl::InvalidArgumentError("model has no subgraph");
@@ -232,38 +140,6 @@ absl::Status CheckFloatModel(const ir::Model& model) {
     }
   }
   return absl::OkStatus();
-}
-
-std::vector<int> FoldedOpIndices(const ir::Model& model) {
-  std::vector<int> folded;
-  if (model.subgraphs.empty()) return folded;
-  const ir::Subgraph& sg = model.subgraphs[0];
-  std::set<int32_t> made_constant;
-  int next = 0;
-  for (const ir::Operator& op : sg.operators) {
-    if (FoldOf(model, sg, op, made_constant) != Fold::kKeep) {
-      made_constant.insert(op.outputs[0]);
-      folded.push_back(-1);
-    } else {
-      folded.push_back(next++);
-    }
-  }
-  return folded;
-}
-
-absl::StatusOr<ir::Model> FoldedFloatModel(const ir::Model& model,
-                                           std::vector<int>* original_op) {
-  ir::Model folded = model;
-  std::set<int32_t> from_half;
-  RETURN_IF_ERROR(FoldCompressedWeights(folded, from_half));
-  if (original_op != nullptr) {
-    original_op->clear();
-    const std::vector<int> index = FoldedOpIndices(model);
-    for (size_t i = 0; i < index.size(); ++i) {
-      if (index[i] >= 0) original_op->push_back(static_cast<int>(i));
-    }
-  }
-  return folded;
 }
 
 absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,

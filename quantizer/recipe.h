@@ -15,7 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/model.h"
-#include "quantizer/quantize.h"
+#include "quantizer/options.h"
 
 namespace qforge::quantizer {
 

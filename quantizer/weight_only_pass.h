@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "ir/model.h"
-#include "quantizer/quantize.h"
+#include "quantizer/options.h"
 
 namespace qforge::quantizer {
 

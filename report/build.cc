@@ -20,7 +20,7 @@
 #include "base/status_macros.h"
 #include "calibration/histogram.h"
 #include "calibration/scan.h"
-#include "quantizer/quantize.h"
+#include "ir/compressed_weights.h"
 #include "report/attribution.h"
 #include "report/class_output.h"
 #include "report/compare_plan.h"
@@ -281,7 +281,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   // ops (its rules, recipes and summary): with the DEQUANTIZE / DENSIFY
   // ops of float16 or sparse weights folded away, so that a suggested
   // --int16-op N names the same op.
-  const std::vector<int> folded_index = quantizer::FoldedOpIndices(float_model);
+  const std::vector<int> folded_index = ir::FoldedOpIndices(float_model);
   std::map<std::string, std::pair<int, int>> float_writer;  // (index, file op)
   for (size_t i = 0; i < fsg.operators.size(); ++i) {
     const int index = folded_index[i];  // both of subgraph 0

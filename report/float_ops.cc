@@ -1,7 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "report/float_ops.h"
 
-#include "quantizer/op_quant_spec.h"
 #include "report/tensor_match.h"
 #include "runtime/kernels/custom.h"
 
@@ -48,12 +47,8 @@ std::vector<FloatOp> FindFloatOps(const ir::Model& model) {
     f.op = op.DisplayName();
     if (!op.outputs.empty() && op.outputs[0] >= 0)
       f.output = sg.tensors[op.outputs[0]].name;
-    f.reason = quantizer::GetOpQuantSpec(op.kind).has_value()
-                   ? "has an integer form: excluded or failed"
-                   : quantizer::NoIntegerFormReason(op.kind);
     if (op.kind == ir::OpKind::kCustom) {
-      const std::string note = runtime::CustomOpRuntimeNote(op.custom_code);
-      if (!note.empty()) f.reason = note;
+      f.reason = runtime::CustomOpRuntimeNote(op.custom_code);
     }
     out.push_back(std::move(f));
   }

@@ -16,10 +16,10 @@ namespace qforge::report {
 bool HasIntegerActivations(const ir::Model& model);
 
 // Ops of subgraph 0, other than QUANTIZE / DEQUANTIZE, with a float32
-// activation input or output. The reason says whether qforge has an
-// integer form of the op (quantizer/op_quant_spec): without one, "no
-// integer form in qforge"; with one, it was excluded or could not be
-// quantized (e.g. no statistics).
+// activation input or output. The reason is filled only where the runtime
+// explains it (custom ops LiteRT's builtin resolver lacks); why the
+// quantizer left an op float is the quantizer's to say
+// (pipeline/report_job.h fills it in).
 std::vector<FloatOp> FindFloatOps(const ir::Model& model);
 
 }  // namespace qforge::report

@@ -29,6 +29,7 @@
 #include "base/file_io.h"
 #include "base/status_macros.h"
 #include "cmd/data_flags.h"
+#include "cmd/progress.h"
 #include "formats/data/npy.h"
 #include "formats/tflite_reader.h"
 #include "nlohmann/json.hpp"
@@ -38,19 +39,20 @@ namespace {
 
 struct Args {
   std::string model;
-  cmd::DataFlags data;
+  pipeline::DataSpec data;
   std::string output_dir;
   int64_t limit = 0;  // 0: every sample
 };
 
 absl::Status MakeInputs(const Args& args) {
   ASSIGN_OR_RETURN(ir::Model model, formats::ReadTfliteFile(args.model));
-  ASSIGN_OR_RETURN(formats::SampleSource data,
-                   cmd::OpenData(args.data, model, /*quiet=*/false));
+  ASSIGN_OR_RETURN(
+      formats::SampleSource data,
+      pipeline::OpenData(args.data, model, cmd::StderrHooks(false)));
   int64_t n = data.size();
   if (args.limit > 0 && args.limit < n) n = args.limit;
   if (n == 0) return absl::InvalidArgumentError("the data set has no samples");
-  const std::vector<formats::InputDesc> descs = cmd::InputDescs(model);
+  const std::vector<formats::InputDesc> descs = pipeline::InputDescs(model);
 
   // stacked[k]: input k of every sample, along a new leading axis.
   std::vector<ir::HostTensor> stacked(descs.size());

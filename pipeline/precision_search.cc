@@ -1,9 +1,8 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
-#include "cmd/precision_search.h"
+#include "pipeline/precision_search.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -13,10 +12,12 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "formats/tflite_writer.h"
+#include "quantizer/folded_model.h"
 #include "quantizer/plan.h"
+#include "quantizer/quantize.h"
 #include "report/report.h"
 
-namespace qforge::cmd {
+namespace qforge::pipeline {
 namespace {
 
 using Choices = std::vector<quantizer::QuantizeResult::OpChoice>;
@@ -65,16 +66,16 @@ std::optional<double> MetricOf(const report::Report& r, TargetMetric m) {
   return std::nullopt;
 }
 
-const char* MetricLabel(TargetMetric m) {
+std::string MetricText(TargetMetric m, double value) {
   switch (m) {
     case TargetMetric::kWorst:
-      return "worst output %.2f dB";
+      return absl::StrFormat("worst output %.2f dB", value);
     case TargetMetric::kMean:
-      return "mean output %.2f dB";
+      return absl::StrFormat("mean output %.2f dB", value);
     case TargetMetric::kTop1:
-      return "top-1 agreement %.1f%%";
+      return absl::StrFormat("top-1 agreement %.1f%%", value);
   }
-  return "%.2f";
+  return absl::StrFormat("%.2f", value);
 }
 
 // The layers adding the most noise in `r` (report::Suggestions), named as
@@ -91,25 +92,26 @@ std::string Culprits(const report::Report& r) {
 
 class Search {
  public:
-  // `folded`: `model` as the quantizer sees it (FoldedFloatModel), whose op
-  // indices the rules and choices use; `original_op` maps them to
-  // `model`'s and `work`'s.
-  Search(const ir::Model& model, const ir::Model& work, ir::Model folded,
-         std::vector<int> original_op, const calibration::StatsFile& stats,
+  // `folded`: `model` as the quantizer sees it, whose op indices the rules
+  // and choices use.
+  Search(const ir::Model& model, const ir::Model& work,
+         quantizer::FoldedModel folded, const calibration::StatsFile& stats,
          const formats::SampleSource& data, const std::vector<int64_t>& check,
-         const quantizer::QuantizeOptions& options, const SearchOptions& search)
+         const quantizer::QuantizeOptions& options, const SearchOptions& search,
+         const Hooks& hooks)
       : model_(model),
         work_(work),
         folded_(std::move(folded)),
-        original_op_(std::move(original_op)),
         stats_(stats),
         data_(data),
         base_(options),
-        search_(search) {
+        search_(search),
+        hooks_(hooks) {
     report_.threads = search.threads;
     report_.samples = check;
     report_.histogram_layers = 0;
-    const ir::Subgraph& sg = folded_.subgraphs[0];
+    const ir::Model& fm = folded_.model();
+    const ir::Subgraph& sg = fm.subgraphs[0];
     has_weights_.assign(sg.operators.size(), false);
     weight_bytes_.assign(sg.operators.size(), 0);
     for (size_t i = 0; i < sg.operators.size(); ++i) {
@@ -117,10 +119,10 @@ class Search {
         if (t < 0 || static_cast<size_t>(t) >= sg.tensors.size()) continue;
         const ir::Tensor& tensor = sg.tensors[static_cast<size_t>(t)];
         if (tensor.type == ir::DataType::kFloat32 && tensor.buffer != 0 &&
-            tensor.buffer < folded_.buffers.size() &&
-            folded_.buffers[tensor.buffer].data.size() >= 2 * sizeof(float)) {
+            tensor.buffer < fm.buffers.size() &&
+            fm.buffers[tensor.buffer].data.size() >= 2 * sizeof(float)) {
           has_weights_[i] = true;
-          weight_bytes_[i] += folded_.buffers[tensor.buffer].data.size();
+          weight_bytes_[i] += fm.buffers[tensor.buffer].data.size();
         }
         std::vector<int>& r = readers_[sg.tensors[t].name];
         if (r.empty() || r.back() != static_cast<int>(i)) {
@@ -165,8 +167,7 @@ class Search {
 
   const ir::Model& model_;
   const ir::Model& work_;
-  const ir::Model folded_;
-  const std::vector<int> original_op_;  // folded_'s op -> model_'s
+  const quantizer::FoldedModel folded_;
   // The float model's ops reading each tensor (by name), in op order.
   std::map<std::string, std::vector<int>> readers_;
   // Whether each op of the float model reads a float32 constant of 2 or
@@ -177,6 +178,7 @@ class Search {
   const formats::SampleSource& data_;
   const quantizer::QuantizeOptions base_;
   const SearchOptions search_;
+  const Hooks hooks_;
   report::ReportOptions report_;
 };
 
@@ -209,10 +211,9 @@ absl::StatusOr<Trial> Search::Try(
                      formats::SerializeTflite(t.result.model, write));
     t.bytes = static_cast<int64_t>(bytes.size());
   }
-  if (!search_.quiet) {
-    std::fprintf(stderr, "target-sqnr: %s: ", label.c_str());
-    std::fprintf(stderr, MetricLabel(search_.metric), t.db);
-    std::fprintf(stderr, "\n");
+  if (!hooks_.quiet()) {
+    hooks_.Note(absl::StrCat("target-sqnr: ", label, ": ",
+                             MetricText(search_.metric, t.db)));
   }
   return t;
 }
@@ -299,13 +300,13 @@ absl::StatusOr<ir::Model> Search::WithFloatConstants(
   const ir::Subgraph& sg = model_.subgraphs[0];
   ASSIGN_OR_RETURN(
       const std::vector<std::optional<quantizer::UserRequest>> requests,
-      quantizer::ResolveRequests(folded_.subgraphs[0], options));
-  for (size_t j = 0; j < requests.size() && j < original_op_.size(); ++j) {
+      quantizer::ResolveRequests(folded_.model().subgraphs[0], options));
+  for (size_t j = 0; j < requests.size() && j < folded_.num_ops(); ++j) {
     if (!requests[j].has_value() ||
         requests[j]->precision != quantizer::Precision::kFloat) {
       continue;
     }
-    const size_t i = static_cast<size_t>(original_op_[j]);
+    const size_t i = static_cast<size_t>(folded_.FileOp(static_cast<int>(j)));
     // Recovery may give an op a new bias tensor or buffer: the op, its
     // input tensors and their buffers all come back.
     ir::Subgraph& isg = input.subgraphs[0];
@@ -484,13 +485,12 @@ absl::StatusOr<SearchOutcome> SearchPrecision(
     const ir::Model& model, const ir::Model& work,
     const calibration::StatsFile& stats, const formats::SampleSource& data,
     const std::vector<int64_t>& check, quantizer::QuantizeOptions options,
-    const SearchOptions& search) {
-  std::vector<int> original_op;
-  ASSIGN_OR_RETURN(ir::Model folded,
-                   quantizer::FoldedFloatModel(model, &original_op));
-  Search s(model, work, std::move(folded), std::move(original_op), stats, data,
-           check, options, search);
+    const SearchOptions& search, const Hooks& hooks) {
+  ASSIGN_OR_RETURN(quantizer::FoldedModel folded,
+                   quantizer::FoldedModel::Fold(model));
+  Search s(model, work, std::move(folded), stats, data, check, options, search,
+           hooks);
   return s.Run();
 }
 
-}  // namespace qforge::cmd
+}  // namespace qforge::pipeline

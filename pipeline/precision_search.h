@@ -6,8 +6,8 @@
 // report's introduced_db) and find by bisection the fewest of the noisiest
 // that must run in int16x8; if even all of them in int16x8 fall short,
 // raise the culprit layer to float, one op at a time.
-#ifndef QFORGE_CMD_PRECISION_SEARCH_H_
-#define QFORGE_CMD_PRECISION_SEARCH_H_
+#ifndef QFORGE_PIPELINE_PRECISION_SEARCH_H_
+#define QFORGE_PIPELINE_PRECISION_SEARCH_H_
 
 #include <cstdint>
 #include <string>
@@ -17,9 +17,10 @@
 #include "calibration/stats_file.h"
 #include "formats/data/data_source.h"
 #include "ir/model.h"
-#include "quantizer/quantize.h"
+#include "pipeline/hooks.h"
+#include "quantizer/options.h"
 
-namespace qforge::cmd {
+namespace qforge::pipeline {
 
 // What the target bounds, on the check samples: the worst output's SQNR
 // (dB), the mean of the outputs' SQNRs (dB), or the classifier outputs'
@@ -33,7 +34,6 @@ struct SearchOptions {
   int64_t max_size = 0;    // bytes of the model written; 0: no bound
   int max_float_ops = -1;  // ops left float at most; -1: no bound
   int threads = 0;
-  bool quiet = false;
 };
 
 struct SearchOutcome {
@@ -54,8 +54,8 @@ absl::StatusOr<SearchOutcome> SearchPrecision(
     const ir::Model& model, const ir::Model& work,
     const calibration::StatsFile& stats, const formats::SampleSource& data,
     const std::vector<int64_t>& check, quantizer::QuantizeOptions options,
-    const SearchOptions& search);
+    const SearchOptions& search, const Hooks& hooks);
 
-}  // namespace qforge::cmd
+}  // namespace qforge::pipeline
 
-#endif  // QFORGE_CMD_PRECISION_SEARCH_H_
+#endif  // QFORGE_PIPELINE_PRECISION_SEARCH_H_

@@ -1,5 +1,5 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
-#include "cmd/float_region.h"
+#include "pipeline/float_region.h"
 
 #include <map>
 
@@ -8,7 +8,7 @@
 #include "runtime/kernels/custom.h"
 #include "runtime/unrunnable.h"
 
-namespace qforge::cmd {
+namespace qforge::pipeline {
 namespace {
 
 constexpr char kNoIntegerForm[] = "no integer form in qforge";
@@ -89,4 +89,4 @@ std::string ExplainKeptFloat(const ir::Model& float_model,
   return k.reason;
 }
 
-}  // namespace qforge::cmd
+}  // namespace qforge::pipeline

@@ -9,8 +9,8 @@
 // both halves of the samples (alternate ones). So a tensor is judged by the
 // error it leaves at the outputs, downstream layers included, not by its
 // own rounding error alone.
-#ifndef QFORGE_CMD_RANGE_SEARCH_H_
-#define QFORGE_CMD_RANGE_SEARCH_H_
+#ifndef QFORGE_PIPELINE_RANGE_SEARCH_H_
+#define QFORGE_PIPELINE_RANGE_SEARCH_H_
 
 #include <cstdint>
 #include <map>
@@ -23,9 +23,10 @@
 #include "formats/data/data_source.h"
 #include "ir/model.h"
 #include "numerics/modes.h"
-#include "quantizer/quantize.h"
+#include "pipeline/hooks.h"
+#include "quantizer/options.h"
 
-namespace qforge::cmd {
+namespace qforge::pipeline {
 
 struct RangeSearchOutcome {
   std::map<std::string, calibration::RangeSpec> overrides;  // by tensor name
@@ -44,8 +45,8 @@ absl::StatusOr<RangeSearchOutcome> SearchRanges(
     const calibration::StatsFile& stats, const formats::SampleSource& data,
     const std::vector<int64_t>& samples,
     const quantizer::QuantizeOptions& options, int threads,
-    numerics::Modes numerics, bool quiet);
+    numerics::Modes numerics, const Hooks& hooks);
 
-}  // namespace qforge::cmd
+}  // namespace qforge::pipeline
 
-#endif  // QFORGE_CMD_RANGE_SEARCH_H_
+#endif  // QFORGE_PIPELINE_RANGE_SEARCH_H_

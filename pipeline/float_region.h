@@ -4,16 +4,16 @@
 // model that stay float for reasons the quantizer cannot see: ops qforge
 // cannot run (not calibrated, so neither is anything after them) and custom
 // ops whose runtime is not LiteRT's builtin resolver (MediaPipe's).
-#ifndef QFORGE_CMD_FLOAT_REGION_H_
-#define QFORGE_CMD_FLOAT_REGION_H_
+#ifndef QFORGE_PIPELINE_FLOAT_REGION_H_
+#define QFORGE_PIPELINE_FLOAT_REGION_H_
 
 #include <string>
 #include <vector>
 
 #include "ir/model.h"
-#include "quantizer/quantize.h"
+#include "quantizer/options.h"
 
-namespace qforge::cmd {
+namespace qforge::pipeline {
 
 // One line per op qforge cannot run in subgraph 0, naming the ops after it
 // that calibration skips too, e.g. "not calibrated: op 7 VendorOp (qforge
@@ -26,6 +26,6 @@ std::vector<std::string> UncalibratedNotes(const ir::Model& model);
 std::string ExplainKeptFloat(const ir::Model& float_model,
                              const quantizer::KeptFloat& k);
 
-}  // namespace qforge::cmd
+}  // namespace qforge::pipeline
 
-#endif  // QFORGE_CMD_FLOAT_REGION_H_
+#endif  // QFORGE_PIPELINE_FLOAT_REGION_H_

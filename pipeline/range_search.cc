@@ -1,17 +1,18 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
-#include "cmd/range_search.h"
+#include "pipeline/range_search.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <utility>
 
+#include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "quantizer/largest_values.h"
+#include "quantizer/quantize.h"
 #include "report/report.h"
 
-namespace qforge::cmd {
+namespace qforge::pipeline {
 namespace {
 
 constexpr int64_t kMaxSamples = 64;
@@ -43,7 +44,7 @@ absl::StatusOr<RangeSearchOutcome> SearchRanges(
     const calibration::StatsFile& stats, const formats::SampleSource& data,
     const std::vector<int64_t>& samples,
     const quantizer::QuantizeOptions& options, int threads,
-    numerics::Modes numerics, bool quiet) {
+    numerics::Modes numerics, const Hooks& hooks) {
   RangeSearchOutcome out;
   // Two halves of the samples (alternate ones): a choice is kept only when
   // it raises the SQNR on both, so that it is not fitted to a few samples
@@ -128,16 +129,13 @@ absl::StatusOr<RangeSearchOutcome> SearchRanges(
     if (!improved) continue;
     current.range_overrides[ts.name] = best_spec;
     out.overrides[ts.name] = best_spec;
-    if (!quiet) {
-      std::fprintf(stderr, "method auto: '%s' %s: %.2f -> %.2f dB\n",
-                   ts.name.c_str(),
-                   calibration::RangeMethodName(best_spec).c_str(), now.mean(),
-                   best.mean());
-    }
+    hooks.Note(absl::StrFormat("method auto: '%s' %s: %.2f -> %.2f dB", ts.name,
+                               calibration::RangeMethodName(best_spec),
+                               now.mean(), best.mean()));
     now = best;
     out.final_db = now.mean();
   }
   return out;
 }
 
-}  // namespace qforge::cmd
+}  // namespace qforge::pipeline

@@ -1,5 +1,5 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
-#include "cmd/report_output.h"
+#include "pipeline/report_job.h"
 
 #include <cmath>
 #include <vector>
@@ -8,20 +8,22 @@
 #include "absl/strings/str_join.h"
 #include "base/exit_codes.h"
 #include "base/file_io.h"
-#include "cmd/progress.h"
+#include "quantizer/op_quant_spec.h"
 #include "report/render.h"
 
-namespace qforge::cmd {
+namespace qforge::pipeline {
 
 absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
                                           const ir::Model& quant_model,
-                                          const DataFlags& data,
-                                          const ReportRun& run) {
+                                          const DataSpec& data,
+                                          const ReportRun& run,
+                                          const Hooks& hooks) {
+  const Hooks data_hooks = run.data_notes ? hooks : hooks.Silent();
   report::ReportOptions options;
   options.threads = run.threads;
   options.numerics = run.numerics;
   absl::StatusOr<formats::SampleSource> source =
-      OpenData(data, float_model, run.quiet || !run.data_notes);
+      OpenData(data, float_model, data_hooks);
   if (!source.ok()) {
     bool integer_inputs = false;
     if (!quant_model.subgraphs.empty()) {
@@ -32,7 +34,7 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
     }
     if (!integer_inputs) return source.status();
     absl::StatusOr<formats::SampleSource> q =
-        OpenData(data, quant_model, run.quiet || !run.data_notes);
+        OpenData(data, quant_model, data_hooks);
     if (!q.ok()) return source.status();  // the float model's complaint
     source = std::move(q);
     options.data_for_quant_model = true;
@@ -45,19 +47,33 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
       }
     }
   }
-  Progress progress("report", run.quiet);
-  options.progress = [&progress](int64_t d, int64_t t) {
-    progress.Update(d, t);
-  };
+  options.progress = hooks.Progress("report");
   absl::StatusOr<report::Report> r =
       report::BuildReport(float_model, quant_model, *source, options);
+  options.progress = nullptr;
   if (!r.ok()) {
     return absl::Status(r.status().code(), absl::StrCat(run.quant_label, ": ",
                                                         r.status().message()));
   }
   r->float_model = run.float_label;
   r->quant_model = run.quant_label;
+  ExplainFloatOps(quant_model, *r);
   return r;
+}
+
+void ExplainFloatOps(const ir::Model& quant_model, report::Report& report) {
+  if (quant_model.subgraphs.empty()) return;
+  const ir::Subgraph& sg = quant_model.subgraphs[0];
+  for (report::FloatOp& f : report.float_ops) {
+    if (!f.reason.empty() || f.op_index < 0 ||
+        static_cast<size_t>(f.op_index) >= sg.operators.size()) {
+      continue;
+    }
+    const ir::OpKind kind = sg.operators[static_cast<size_t>(f.op_index)].kind;
+    f.reason = quantizer::GetOpQuantSpec(kind).has_value()
+                   ? "has an integer form: excluded or failed"
+                   : quantizer::NoIntegerFormReason(kind);
+  }
 }
 
 absl::Status CheckMinSqnr(const report::Report& report, double min_sqnr) {
@@ -74,4 +90,4 @@ absl::Status CheckMinSqnr(const report::Report& report, double min_sqnr) {
       report::FormatDb(min_sqnr), " dB: ", absl::StrJoin(below, ", ")));
 }
 
-}  // namespace qforge::cmd
+}  // namespace qforge::pipeline

@@ -1,0 +1,511 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "pipeline/quantize.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/exit_codes.h"
+#include "base/file_io.h"
+#include "base/status_macros.h"
+#include "calibration/calibrate.h"
+#include "calibration/range.h"
+#include "calibration/stats_file.h"
+#include "formats/tflite_reader.h"
+#include "formats/tflite_writer.h"
+#include "pipeline/float_region.h"
+#include "pipeline/precision_search.h"
+#include "pipeline/report_job.h"
+#include "quantizer/folded_model.h"
+#include "quantizer/plan.h"
+#include "quantizer/quantize.h"
+#include "quantizer/recipe.h"
+#include "report/render.h"
+
+namespace qforge::pipeline {
+namespace {
+
+// --target-sqnr's check set: every 4th sample (3, 7, 11, ...).
+constexpr int kTargetHoldout = 4;
+
+// `status` with `prefix: ` before its message, same code.
+absl::Status Prefixed(const std::string& prefix, const absl::Status& status) {
+  return absl::Status(status.code(),
+                      absl::StrCat(prefix, ": ", status.message()));
+}
+
+absl::StatusOr<ir::DataType> ParseIoType(const std::string& flag,
+                                         const std::string& text) {
+  if (text == "float32") return ir::DataType::kFloat32;
+  if (text == "int8") return ir::DataType::kInt8;
+  if (text == "int16") return ir::DataType::kInt16;
+  if (text == "uint8") return ir::DataType::kUInt8;
+  return absl::InvalidArgumentError(absl::StrCat(
+      flag, " ", text, ": expected float32, int8, uint8 or int16"));
+}
+
+// The checks that need no file: flags that do not go together. Resolves
+// `recovery` (--optimize) on the way.
+absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
+  const bool data = !job.data.empty();
+  if (!job.report.empty() && !data) {
+    return UsageError(
+        "--report needs --data (the report runs on those samples)");
+  }
+  if (!job.report.empty() && SamePath(job.report, job.output)) {
+    return UsageError(
+        absl::StrCat("--report ", job.report, " is the output model's path"));
+  }
+  const TargetSettings& t = job.target;
+  if (t.active() && (!data || !job.stats.empty())) {
+    return UsageError(
+        "--target-sqnr needs --data (it calibrates on part of the samples "
+        "and checks on the rest), not --stats");
+  }
+  if (t.active() && t.steps < 0) {
+    return UsageError("--target-steps must be >= 0");
+  }
+  if (!t.active() &&
+      (t.max_size > 0 || t.max_float_ops >= 0 || t.metric != "worst")) {
+    return UsageError(
+        "--max-size, --max-float-ops and --target-metric bound --target-sqnr's "
+        "search; give --target-sqnr too");
+  }
+  RETURN_IF_ERROR(ResolveRecovery(recovery));
+  if (recovery.Any() && (!data || !job.stats.empty())) {
+    return UsageError(
+        "--equalize, --bias-correction, --adaround and --optimize "
+        "fast|accuracy "
+        "change the float model's weights, so they calibrate on --data "
+        "themselves (not --stats)");
+  }
+  return absl::OkStatus();
+}
+
+// The job's flags and recipe as quantizer options.
+struct Resolved {
+  quantizer::QuantizeOptions options;
+  std::string scheme;
+  // Every holdout-th sample is left out of calibration and recovery:
+  // --target-sqnr's check set, or the one a recipe it saved records.
+  int holdout = 0;
+  bool needs_stats = false;  // int8 / int16x8
+};
+
+absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
+  Resolved r;
+  quantizer::QuantizeOptions& options = r.options;
+  r.scheme = job.scheme;
+  r.holdout = job.target.active() ? kTargetHoldout : 0;
+  if (!job.recipe.empty()) {
+    ASSIGN_OR_RETURN(std::vector<uint8_t> text, ReadFileBytes(job.recipe));
+    ASSIGN_OR_RETURN(
+        quantizer::Recipe recipe,
+        quantizer::ParseRecipe(
+            std::string_view(reinterpret_cast<const char*>(text.data()),
+                             text.size()),
+            job.recipe));
+    if (recipe.scheme.has_value()) {
+      if (!r.scheme.empty() && r.scheme != *recipe.scheme) {
+        return UsageError(absl::StrCat("--scheme ", r.scheme, " contradicts ",
+                                       job.recipe, "'s scheme ",
+                                       *recipe.scheme));
+      }
+      r.scheme = *recipe.scheme;
+    }
+    options.rules = std::move(recipe.rules);
+    if (!job.target.active() && recipe.holdout_every.has_value()) {
+      r.holdout = *recipe.holdout_every;
+    }
+  }
+  if (r.scheme.empty()) r.scheme = "int8";
+  for (const std::string& s : job.int8_ops) {
+    options.rules.push_back({s, "int8", "--int8-op"});
+  }
+  for (const std::string& s : job.int4_ops) {
+    options.rules.push_back({s, "int4", "--int4-op"});
+  }
+  for (const std::string& s : job.int16_ops) {
+    options.rules.push_back({s, "int16", "--int16-op"});
+  }
+  ASSIGN_OR_RETURN(options.scheme, quantizer::ParseScheme(r.scheme));
+  const bool integer = options.scheme == quantizer::Scheme::kInt8 ||
+                       options.scheme == quantizer::Scheme::kInt16x8;
+  if (!options.rules.empty() && !integer) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--recipe/--int8-op/--int4-op/--int16-op need scheme "
+                     "int8 or int16x8, not ",
+                     r.scheme));
+  }
+  if (job.weight_bits == 4 && options.scheme != quantizer::Scheme::kInt8) {
+    return UsageError(absl::StrCat(
+        "--weight-bits 4 needs --scheme int8 (LiteRT has no int4 weights "
+        "with ",
+        r.scheme, "); use --int4-op for int8 ops inside it"));
+  }
+  options.weight_bits = job.weight_bits;
+  options.float16_float_weights = job.float_weights == "float16";
+  options.int16_headroom = job.int16_headroom;
+  if (options.float16_float_weights && !integer) {
+    return UsageError(absl::StrCat(
+        "--float-weights float16 is for the ops int8 / int16x8 keep float; "
+        "use --scheme float16 instead of ",
+        r.scheme));
+  }
+  ASSIGN_OR_RETURN(options.input_type,
+                   ParseIoType("--input-type", job.input_type));
+  ASSIGN_OR_RETURN(options.output_type,
+                   ParseIoType("--output-type", job.output_type));
+  options.exclude = job.float_ops;
+  options.strict = job.strict;
+  options.fc_per_tensor = job.fc_per_tensor;
+  r.needs_stats = integer;
+  return r;
+}
+
+// Everything a run holds between its stages.
+struct Run {
+  Run(const QuantizeJob& job, const Hooks& hooks, Resolved resolved,
+      RecoverySettings recovery, formats::ModelFile file)
+      : job(job),
+        hooks(hooks),
+        resolved(std::move(resolved)),
+        recovery(std::move(recovery)),
+        file(std::move(file)) {}
+
+  const QuantizeJob& job;
+  const Hooks& hooks;
+  Resolved resolved;
+  RecoverySettings recovery;
+  formats::ModelFile file;
+  std::optional<formats::SampleSource> data;
+  // The outputs, created before any work so that a path that cannot be
+  // written fails first; each takes its name only once all are complete.
+  std::optional<PendingFile> out, report, recipe;
+  // The model calibrated and quantized: the float model, or its weights
+  // after recovery (the report still compares with the float model).
+  ir::Model work;
+  std::vector<int64_t> fit, check;  // sample indices
+  bool held_out = false;
+  std::optional<calibration::StatsFile> stats;
+  std::string method;
+
+  const ir::Model& model() const { return file.model; }
+};
+
+absl::Status OpenInputs(Run& run) {
+  const QuantizeJob& job = run.job;
+  if (absl::Status s = quantizer::CheckFloatModel(run.model()); !s.ok()) {
+    return Prefixed(job.model, s);
+  }
+  if (run.resolved.needs_stats && job.stats.empty() && job.data.empty()) {
+    return UsageError(absl::StrCat("--scheme ", run.resolved.scheme,
+                                   " needs --stats STATS or --data SPEC"));
+  }
+  // No output may replace an input (model, stats, data files).
+  std::vector<std::string> inputs = {job.model, job.stats};
+  if (!job.data.empty()) {
+    ASSIGN_OR_RETURN(run.data, OpenData(job.data, run.model(), run.hooks));
+    for (std::string& path : DataInputPaths(job.data, *run.data)) {
+      inputs.push_back(std::move(path));
+    }
+  }
+  ASSIGN_OR_RETURN(run.out, PendingFile::Create(job.output, inputs));
+  if (!job.report.empty()) {
+    ASSIGN_OR_RETURN(run.report, PendingFile::Create(job.report, inputs));
+  }
+  if (!job.save_recipe.empty()) {
+    inputs.push_back(job.recipe);
+    ASSIGN_OR_RETURN(run.recipe, PendingFile::Create(job.save_recipe, inputs));
+  }
+  return absl::OkStatus();
+}
+
+// Every holdout-th sample (holdout-1, 2*holdout-1, ...) goes to the check
+// set, which neither calibration nor recovery sees. Fewer samples than
+// that leave none out; a target then checks on the calibration samples.
+void SplitSamples(Run& run) {
+  if (!run.data.has_value()) return;
+  const int holdout = run.resolved.holdout;
+  run.held_out = holdout > 0 && run.data->size() >= holdout;
+  for (int64_t i = 0; i < run.data->size(); ++i) {
+    const bool checks = run.held_out && i % holdout == holdout - 1;
+    (checks ? run.check : run.fit).push_back(i);
+  }
+  if (run.job.target.active() && run.check.empty()) {
+    run.check = run.fit;
+    run.hooks.Note(
+        "target-sqnr: fewer than 4 samples: checking on the calibration "
+        "samples");
+  }
+}
+
+absl::Status Recover(Run& run) {
+  if (!run.recovery.Any()) return absl::OkStatus();
+  const quantizer::QuantizeOptions& options = run.resolved.options;
+  if (!run.resolved.needs_stats) {
+    return UsageError(
+        absl::StrCat("weight recovery needs scheme int8 or int16x8, not ",
+                     run.resolved.scheme));
+  }
+  // The rules name ops of the folded model; recovery works on the file's.
+  ASSIGN_OR_RETURN(const quantizer::FoldedModel folded,
+                   quantizer::FoldedModel::Fold(run.model()));
+  const ir::Subgraph& fsg = folded.model().subgraphs[0];
+  ASSIGN_OR_RETURN(
+      const std::vector<std::optional<quantizer::UserRequest>> requests,
+      quantizer::ResolveRequests(fsg, options));
+  const std::vector<int> folded_bits =
+      quantizer::PlannedWeightBits(fsg, options, requests);
+  const size_t num_ops = run.model().subgraphs[0].operators.size();
+  std::vector<bool> keep_float(num_ops, false);
+  std::vector<int> weight_bits(num_ops, 8);
+  for (size_t j = 0; j < requests.size() && j < folded.num_ops(); ++j) {
+    const size_t i = static_cast<size_t>(folded.FileOp(static_cast<int>(j)));
+    keep_float[i] = requests[j].has_value() &&
+                    requests[j]->precision == quantizer::Precision::kFloat;
+    weight_bits[i] = folded_bits[j];
+  }
+  absl::Status s = ApplyRecovery(run.recovery, run.work, &*run.data, run.fit,
+                                 keep_float, weight_bits, options.fc_per_tensor,
+                                 run.job.threads, run.job.numerics, run.hooks);
+  return s.ok() ? s : Prefixed(run.job.model, s);
+}
+
+absl::Status ReadStats(Run& run) {
+  const QuantizeJob& job = run.job;
+  ASSIGN_OR_RETURN(run.stats, calibration::ReadStatsFile(job.stats));
+  const absl::Span<const uint8_t> bytes = run.file.bytes();
+  const std::string hash =
+      calibration::HashBytes(bytes.data(), bytes.size(), run.stats->version);
+  if (run.stats->fingerprint.model_hash != hash) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(job.stats, ": statistics of another model (model hash ",
+                     run.stats->fingerprint.model_hash, "; ", job.model,
+                     " hashes to ", hash, ")"));
+  }
+  if (!calibration::StatsComplete(*run.stats)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        job.stats, ": covers ", run.stats->fingerprint.shards.size(), " of ",
+        run.stats->fingerprint.shard_count,
+        " shards of the data; merge all shards first"));
+  }
+  return calibration::CheckStatsMatchModel(*run.stats, run.model(), job.stats);
+}
+
+// Statistics from --stats, or calibrated on the fitting samples of --data.
+absl::Status LoadOrCalibrate(Run& run) {
+  if (!run.job.stats.empty()) return ReadStats(run);
+  if (!run.data.has_value() || !run.resolved.needs_stats) {
+    return absl::OkStatus();
+  }
+  calibration::CalibrateOptions co;
+  if (run.held_out) co.holdout_every = run.resolved.holdout;
+  co.threads = run.job.threads;
+  co.numerics = run.job.numerics;
+  co.histogram_stride = 1;  // every value: exact ranges for mse/kl/percentile
+  co.progress = run.hooks.Progress("calibrate");
+  absl::StatusOr<calibration::StatsFile> s =
+      calibration::Calibrate(run.work, run.file.bytes(), *run.data, co);
+  co.progress = nullptr;
+  if (!s.ok()) return Prefixed(run.job.model, s.status());
+  run.stats = std::move(*s);
+  for (const std::string& note : UncalibratedNotes(run.model())) {
+    run.hooks.Note(absl::StrCat("calibrate: ", note));
+  }
+  return absl::OkStatus();
+}
+
+// The range method: as asked, else mse when the histograms hold every value
+// (--data, or calibrate --histogram-stride 1) and minmax on subsampled
+// histograms, which may miss whole channels. --method auto searches a
+// method per tensor.
+absl::Status ChooseRanges(Run& run, QuantizeOutcome& outcome) {
+  const QuantizeJob& job = run.job;
+  quantizer::QuantizeOptions& options = run.resolved.options;
+  run.method = job.method;
+  if (run.method.empty()) {
+    run.method =
+        run.stats.has_value() && run.stats->fingerprint.histogram_stride == 1
+            ? "mse"
+            : "minmax";
+  }
+  const bool auto_method = run.method == "auto";
+  if (auto_method && !(run.data.has_value() && run.resolved.needs_stats &&
+                       job.stats.empty())) {
+    return UsageError(
+        "--method auto measures each choice on the samples: it needs --data "
+        "(and scheme int8 or int16x8, without --stats)");
+  }
+  ASSIGN_OR_RETURN(options.range, calibration::ParseRangeMethod(
+                                      auto_method ? "mse" : run.method));
+  if (options.scheme == quantizer::Scheme::kInt16x8) {
+    options.range.num_bits = 16;
+  }
+  if (!auto_method) return absl::OkStatus();
+  ASSIGN_OR_RETURN(
+      RangeSearchOutcome found,
+      SearchRanges(run.model(), run.work, *run.stats, *run.data, run.fit,
+                   options, job.threads, job.numerics, run.hooks));
+  options.range_overrides = found.overrides;
+  run.hooks.Note(absl::StrFormat(
+      "method auto: %zu of %d tensors moved off mse, mean output SQNR %.2f -> "
+      "%.2f dB on %lld calibration samples (%d trials)",
+      found.overrides.size(), found.tensors, found.start_db, found.final_db,
+      static_cast<long long>(found.samples), found.trials));
+  outcome.ranges = std::move(found);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
+    Run& run, QuantizeOutcome& outcome) {
+  const TargetSettings& target = run.job.target;
+  SearchOptions so;
+  so.target_db = target.sqnr;
+  so.max_steps = target.steps;
+  so.metric = target.metric == "mean"   ? TargetMetric::kMean
+              : target.metric == "top1" ? TargetMetric::kTop1
+                                        : TargetMetric::kWorst;
+  so.max_size = target.max_size;
+  so.max_float_ops = target.max_float_ops;
+  so.threads = run.job.threads;
+  absl::StatusOr<SearchOutcome> found =
+      SearchPrecision(run.model(), run.work, *run.stats, *run.data, run.check,
+                      run.resolved.options, so, run.hooks);
+  if (!found.ok()) return Prefixed(run.job.model, found.status());
+  if (!found->met) {
+    const bool top1 = so.metric == TargetMetric::kTop1;
+    return AccuracyBoundError(absl::StrFormat(
+        "%s: --target-sqnr %.2f%s not met: the best plan found reaches "
+        "%.2f%s on the %zu check samples after raising %zu ops%s%s; "
+        "nothing written",
+        run.job.model, target.sqnr, top1 ? "% top-1" : " dB", found->check_db,
+        top1 ? "% top-1" : " dB", run.check.size(), found->steps.size(),
+        found->limit.empty() ? "" : "; ", found->limit));
+  }
+  run.hooks.Note(absl::StrFormat(
+      "target-sqnr: %.2f dB >= %.2f on %zu check samples (every 4th: 3, 7, "
+      "...) after raising %zu ops",
+      found->check_db, target.sqnr, run.check.size(), found->steps.size()));
+  outcome.target =
+      QuantizeOutcome::Target{found->check_db, run.check.size(), found->steps};
+  return std::move(found->result);
+}
+
+// The report of the model as written (unused tensors dropped) on the
+// --data samples; the quantizer says why each op stayed float and what it
+// repaired.
+absl::Status WriteReport(Run& run, const std::vector<uint8_t>& written_bytes,
+                         const quantizer::QuantizeResult& result) {
+  const QuantizeJob& job = run.job;
+  ASSIGN_OR_RETURN(ir::Model written,
+                   formats::ParseTflite(written_bytes, job.output));
+  ReportRun rr;
+  rr.float_label = job.model;
+  rr.quant_label = job.output;
+  rr.threads = job.threads;
+  // Opened and noted once already when the pipeline calibrated on them.
+  rr.data_notes = !(run.resolved.needs_stats && job.stats.empty());
+  rr.numerics = job.numerics;
+  ASSIGN_OR_RETURN(report::Report r,
+                   MakeReport(run.model(), written, job.data, rr, run.hooks));
+  for (report::FloatOp& f : r.float_ops) {
+    for (const quantizer::KeptFloat& k : result.kept_float) {
+      const size_t i = static_cast<size_t>(k.op_index);
+      if (i < result.op_choices.size() &&
+          result.op_choices[i].output == f.output) {
+        f.reason = ExplainKeptFloat(run.model(), k);
+      }
+    }
+  }
+  for (const quantizer::Repair& rep : result.repairs) {
+    r.repairs.push_back(
+        absl::StrCat("op ", rep.op_index, " ", rep.op_name, ": ", rep.what));
+  }
+  return run.report->Write(
+      report::Render(r, report::FormatForPath(job.report)));
+}
+
+// Writes the model, then the recipe and report; commits all once complete.
+absl::Status WriteOutputs(Run& run, quantizer::QuantizeResult result,
+                          QuantizeOutcome& outcome) {
+  const QuantizeJob& job = run.job;
+  outcome.ops_quantized = result.ops_quantized;
+  outcome.repairs = result.repairs;
+  outcome.op_choices = result.op_choices;
+  for (quantizer::KeptFloat k : result.kept_float) {
+    k.reason = ExplainKeptFloat(run.model(), k);
+    outcome.kept_float.push_back(std::move(k));
+  }
+  formats::WriteOptions write;
+  write.drop_unused = true;
+  // The model streams into the file, each buffer freed once written, so the
+  // output never exists twice in memory; only --report keeps the bytes, to
+  // run the model as written.
+  std::vector<uint8_t> bytes;
+  const bool keep_bytes = run.report.has_value();
+  quantizer::QuantizeResult rest;  // all but the model, for the report
+  rest.kept_float = result.kept_float;
+  rest.repairs = result.repairs;
+  rest.op_choices = result.op_choices;
+  RETURN_IF_ERROR(formats::SerializeTfliteConsuming(
+      std::move(result.model), write, [&](absl::Span<const uint8_t> piece) {
+        outcome.output_bytes += piece.size();
+        if (keep_bytes) bytes.insert(bytes.end(), piece.begin(), piece.end());
+        return run.out->Write(piece);
+      }));
+  if (run.recipe.has_value()) {
+    if (rest.op_choices.empty()) {
+      return UsageError(absl::StrCat("--save-recipe: scheme ",
+                                     run.resolved.scheme,
+                                     " has no per-op precision"));
+    }
+    const bool records_holdout = run.held_out && job.stats.empty();
+    RETURN_IF_ERROR(run.recipe->Write(quantizer::RecipeJson(
+        run.resolved.scheme, rest.op_choices,
+        records_holdout ? std::optional<int>(run.resolved.holdout)
+                        : std::nullopt)));
+  }
+  if (run.report.has_value()) RETURN_IF_ERROR(WriteReport(run, bytes, rest));
+  // All complete: the model, then its report and recipe, take their names.
+  RETURN_IF_ERROR(run.out->Commit());
+  if (run.report.has_value()) RETURN_IF_ERROR(run.report->Commit());
+  if (run.recipe.has_value()) RETURN_IF_ERROR(run.recipe->Commit());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<QuantizeOutcome> RunQuantizeJob(const QuantizeJob& job,
+                                               const Hooks& hooks) {
+  RecoverySettings recovery = job.recovery;
+  RETURN_IF_ERROR(CheckJob(job, recovery));
+  ASSIGN_OR_RETURN(Resolved resolved, ResolveOptions(job));
+  ASSIGN_OR_RETURN(formats::ModelFile file, formats::OpenTfliteFile(job.model));
+  Run run(job, hooks, std::move(resolved), recovery, std::move(file));
+  RETURN_IF_ERROR(OpenInputs(run));
+  run.work = run.model();
+  SplitSamples(run);
+  RETURN_IF_ERROR(Recover(run));
+  RETURN_IF_ERROR(LoadOrCalibrate(run));
+  QuantizeOutcome outcome;
+  outcome.scheme = run.resolved.scheme;
+  outcome.input_bytes = run.file.bytes().size();
+  RETURN_IF_ERROR(ChooseRanges(run, outcome));
+  outcome.method = run.method;
+  absl::StatusOr<quantizer::QuantizeResult> result;
+  if (job.target.active() && run.stats.has_value() && run.data.has_value()) {
+    result = SearchToTarget(run, outcome);
+    if (!result.ok()) return result.status();
+  } else {
+    result = quantizer::Quantize(run.work, run.stats ? &*run.stats : nullptr,
+                                 run.resolved.options);
+    if (!result.ok()) return Prefixed(job.model, result.status());
+  }
+  RETURN_IF_ERROR(WriteOutputs(run, std::move(*result), outcome));
+  return outcome;
+}
+
+}  // namespace qforge::pipeline

@@ -1,0 +1,55 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Weight recovery before quantizing (--equalize, --bias-correction,
+// --adaround, --optimize fast|accuracy): the methods change the float
+// model's weights so that their quantized form loses less
+// (quantizer/equalize.h, quantizer/recover.h, docs/recovery.md).
+#ifndef QFORGE_PIPELINE_RECOVERY_H_
+#define QFORGE_PIPELINE_RECOVERY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "formats/data/data_source.h"
+#include "ir/model.h"
+#include "numerics/modes.h"
+#include "pipeline/hooks.h"
+
+namespace qforge::pipeline {
+
+struct RecoverySettings {
+  std::string optimize = "none";  // none | fast | accuracy
+  bool equalize = false;
+  bool bias_correction = false;
+  bool bias_one_pass = false;  // set by --optimize fast
+  bool adaround = false;
+  int adaround_iterations = 0;  // 0: the default
+  int adaround_batch = 0;
+  uint64_t seed = 0;
+  int64_t samples = 64;  // --recovery-samples
+
+  // After ResolveRecovery(): what runs.
+  bool Any() const { return equalize || bias_correction || adaround; }
+  bool NeedsData() const { return bias_correction || adaround; }
+};
+
+// Turns `optimize` into the methods it stands for.
+absl::Status ResolveRecovery(RecoverySettings& args);
+
+// Applies the methods asked to `work` (the float model), with the
+// calibration `samples` of `data` where a method needs data; `keep_float`
+// (by op index of `work`) are layers the plan keeps float, `weight_bits`
+// the width of each layer's weights. Notes one summary line per method.
+absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
+                           const formats::SampleSource* data,
+                           const std::vector<int64_t>& samples,
+                           const std::vector<bool>& keep_float,
+                           const std::vector<int>& weight_bits,
+                           bool fc_per_tensor, int threads,
+                           const numerics::Modes& numerics, const Hooks& hooks);
+
+}  // namespace qforge::pipeline
+
+#endif  // QFORGE_PIPELINE_RECOVERY_H_

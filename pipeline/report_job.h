@@ -1,0 +1,51 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// A report as `qforge report` and `qforge quantize --report` make it: the
+// --data samples opened for the pair of models, the report built, the ops
+// left float explained by the quantizer, and the --min-sqnr check.
+#ifndef QFORGE_PIPELINE_REPORT_JOB_H_
+#define QFORGE_PIPELINE_REPORT_JOB_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/model.h"
+#include "numerics/modes.h"
+#include "pipeline/data_spec.h"
+#include "pipeline/hooks.h"
+#include "report/report.h"
+
+namespace qforge::pipeline {
+
+struct ReportRun {
+  std::string float_label, quant_label;  // as the report names the models
+  int threads = 0;
+  // Note the data layer's notes (wav remainders); off when the caller
+  // opened the same data already and noted them.
+  bool data_notes = true;
+  // Files the caller will write: refused if one is a data file.
+  std::vector<std::string> outputs;
+  numerics::Modes numerics;  // of the quantized model's interpreters
+};
+
+// The data are opened for the float model; when that fails and the
+// quantized model takes integer inputs, for the quantized model (integer
+// data of the input's type, taken as is).
+absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
+                                          const ir::Model& quant_model,
+                                          const DataSpec& data,
+                                          const ReportRun& run,
+                                          const Hooks& hooks);
+
+// Fills the reason of each float op the report found and the runtime did
+// not explain: whether the quantizer has an integer form of the op
+// (quantizer/op_quant_spec.h).
+void ExplainFloatOps(const ir::Model& quant_model, report::Report& report);
+
+// AccuracyBoundError (exit code 4) naming the outputs below `min_sqnr`.
+absl::Status CheckMinSqnr(const report::Report& report, double min_sqnr);
+
+}  // namespace qforge::pipeline
+
+#endif  // QFORGE_PIPELINE_REPORT_JOB_H_

@@ -1,0 +1,99 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// What the quantizer is asked (schemes, per-op precision rules, ranges) and
+// what it answers (the model, the form each op took, what stayed float and
+// why). Shared by the driver (quantize.h) and the passes it calls (plan,
+// rewrite, weight-only passes), so that a pass never includes its driver.
+#ifndef QFORGE_QUANTIZER_OPTIONS_H_
+#define QFORGE_QUANTIZER_OPTIONS_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "calibration/range.h"
+#include "ir/model.h"
+
+namespace qforge::quantizer {
+
+enum class Scheme { kInt8, kInt16x8, kDynamic, kFloat16 };
+
+absl::StatusOr<Scheme> ParseScheme(const std::string& text);
+std::string SchemeName(Scheme scheme);
+
+// Ops matched by `select` take `precision`: "int8", "int4" (int8 with int4
+// weights), "int16" (int16x8) or "float". `origin` names the rule in messages
+// ("--int16-op CONV_2D", "recipe.json rule 3").
+struct PrecisionRule {
+  std::string select;
+  std::string precision;
+  std::string origin;
+};
+
+struct QuantizeOptions {
+  Scheme scheme = Scheme::kInt8;
+  calibration::RangeSpec range;
+  // Types of the model's inputs and outputs: float32 (QUANTIZE/DEQUANTIZE
+  // inside the model), int8 / uint8 (int8 scheme), int16 (int16x8).
+  ir::DataType input_type = ir::DataType::kFloat32;
+  ir::DataType output_type = ir::DataType::kFloat32;
+  // Ops kept float: op index ("12"), op type ("CONV_2D"), output tensor
+  // name, or a regular expression over tensor names ("re:^head/.*").
+  std::vector<std::string> exclude;
+  // Per-op precision (docs/recipe.md): applied in order, a later rule
+  // overriding an earlier one for the ops both select; `exclude` applies
+  // last. Selectors use the `exclude` syntax.
+  std::vector<PrecisionRule> rules;
+  bool strict = false;         // fail if any op has to stay float
+  bool fc_per_tensor = false;  // FULLY_CONNECTED weights per tensor
+  // 4: int8-form ops with an int4 weight form (CONV_2D, DEPTHWISE_CONV_2D,
+  // FULLY_CONNECTED) take packed int4 weights, unless a rule says "int8".
+  int weight_bits = 8;
+  // int8 / int16x8: the ops that stay float keep their weights as float16
+  // constants behind DEQUANTIZE (as the float16 scheme) instead of float32.
+  bool float16_float_weights = false;
+  // int16 activation ranges from statistics are widened by this factor.
+  // An int16 step is 256 times finer than an int8 one, so a 2x wider range
+  // costs 6 dB of a resolution that int8 weights never use, while values
+  // beyond the calibrated range of a few samples no longer clip
+  // (docs/quantization.md has the measurement).
+  float int16_headroom = 2.0f;
+  // Range methods per activation tensor (by name) in place of `range`:
+  // what --method auto chose (pipeline/range_search.h).
+  std::map<std::string, calibration::RangeSpec> range_overrides;
+};
+
+struct KeptFloat {
+  int op_index;
+  std::string op_name;
+  std::string reason;
+};
+
+// A change the planner made to an op's quantized form so that the runtime
+// runs it faithfully (a clamped sentinel range, a vanishing constant put on
+// its operand's grid).
+struct Repair {
+  int op_index;
+  std::string op_name;
+  std::string what;
+};
+
+struct QuantizeResult {
+  ir::Model model;
+  int ops_quantized = 0;
+  std::vector<KeptFloat> kept_float;
+  std::vector<Repair> repairs;
+  // The form each op of subgraph 0 took, by the op indices the summary
+  // prints (int8 / int16x8 schemes; --save-recipe).
+  struct OpChoice {
+    std::string precision;  // "int8", "int4", "int16", "float"
+    std::string op;         // op type
+    std::string output;     // first output's name
+  };
+  std::vector<OpChoice> op_choices;
+};
+
+}  // namespace qforge::quantizer
+
+#endif  // QFORGE_QUANTIZER_OPTIONS_H_
