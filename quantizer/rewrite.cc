@@ -157,12 +157,18 @@ absl::Status Rewriter::QuantizeBias(ir::Operator& op, const OpPlan& plan,
   const ir::Tensor& src = sg_.tensors[t];
   const absl::Span<const float> values = FloatSpan(model_, src);
   RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
+  // The bias scale is input scale x weight scale (TFLite's quantization
+  // spec): per channel when the weights are, else one scale for the whole
+  // bias, which runtimes that check the bias against the weights (Arm NN)
+  // require.
   const std::vector<float>& ws = plan.weight_scales;
-  std::vector<float> scales(values.size());
-  for (size_t c = 0; c < values.size(); ++c) {
-    const float w = ws.empty() ? 1.0f : ws[ws.size() == 1 ? 0 : c % ws.size()];
+  const bool per_channel = ws.size() > 1;
+  std::vector<float> scales(per_channel ? values.size() : 1);
+  for (size_t c = 0; c < scales.size(); ++c) {
+    const float w = ws.empty() ? 1.0f : ws[per_channel ? c % ws.size() : 0];
     scales[c] = std::max(input_scale * w, numerics::kMinScale);
   }
+  auto scale_of = [&](size_t c) { return scales[per_channel ? c : 0]; };
   // int16x8 conv-like ops accumulate in 64 bits and take an int64 bias.
   const int32_t q = AddTensorLike(
       sg_, src, wide ? ir::DataType::kInt64 : ir::DataType::kInt32,
@@ -171,14 +177,14 @@ absl::Status Rewriter::QuantizeBias(ir::Operator& op, const OpPlan& plan,
     std::vector<int64_t> data(values.size());
     for (size_t c = 0; c < values.size(); ++c) {
       data[c] = static_cast<int64_t>(std::clamp<double>(
-          std::round(static_cast<double>(values[c]) / scales[c]), -9.2e18,
+          std::round(static_cast<double>(values[c]) / scale_of(c)), -9.2e18,
           9.2e18));
     }
     sg_.tensors[q].buffer = AddTypedBuffer(model_, std::move(data));
   } else {
     std::vector<int32_t> data(values.size());
     for (size_t c = 0; c < values.size(); ++c) {
-      const double v = std::round(static_cast<double>(values[c]) / scales[c]);
+      const double v = std::round(static_cast<double>(values[c]) / scale_of(c));
       data[c] = static_cast<int32_t>(
           std::clamp<double>(v, std::numeric_limits<int32_t>::min(),
                              std::numeric_limits<int32_t>::max()));
