@@ -196,7 +196,9 @@ TEST(SampleRunner, FirstErrorInSampleOrderWins) {
       EXPECT_EQ(s.message(), "sample 5 (x.npy[5]): boom 5")
           << "threads " << threads << ", block " << block;
       for (size_t k = 0; k < 5; ++k) EXPECT_TRUE(ran[k]) << k;
-      if (wait) EXPECT_TRUE(failed13);
+      if (wait) {
+        EXPECT_TRUE(failed13);
+      }
     }
   }
 }
