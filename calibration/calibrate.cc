@@ -1,16 +1,13 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "calibration/calibrate.h"
 
-#include <algorithm>
-#include <atomic>
 #include <map>
-#include <mutex>
-#include <thread>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "calibration/collector.h"
-#include "runtime/interpreter.h"
+#include "runtime/sample_runner.h"
 
 namespace qforge::calibration {
 
@@ -40,72 +37,31 @@ absl::StatusOr<StatsFile> Calibrate(const ir::Model& model,
     return absl::InvalidArgumentError(
         "no sample left to calibrate on after the check set");
   }
-  int threads =
-      options.threads > 0
-          ? options.threads
-          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(
-      std::min<int64_t>(threads, std::max<int64_t>(1, samples.size())));
-
-  // One interpreter and collector per worker; samples are handed out in
-  // order. Statistics merge exactly, so the result does not depend on
-  // which worker saw which sample.
-  struct Worker {
-    std::unique_ptr<runtime::Interpreter> interpreter;
-    std::unique_ptr<StatsCollector> collector;
-    std::vector<ir::HostTensor> inputs;
-    absl::Status status;
-  };
-  std::vector<Worker> workers(static_cast<size_t>(threads));
-  for (Worker& w : workers) {
-    runtime::InterpreterOptions io;
-    io.threads = 1;
-    // Ops qforge cannot run, and all after them, are left out: their
-    // tensors get no statistics and stay float when quantized.
-    io.skip_unrunnable = true;
-    io.numerics = options.numerics;
-    ASSIGN_OR_RETURN(w.interpreter, runtime::Interpreter::Create(model, io));
-    w.collector =
-        std::make_unique<StatsCollector>(model, options.histogram_stride);
+  runtime::SampleRunnerOptions ro;
+  ro.threads = options.threads;
+  // Ops qforge cannot run, and all after them, are left out: their tensors
+  // get no statistics and stay float when quantized.
+  ro.interpreter.skip_unrunnable = true;
+  ro.interpreter.numerics = options.numerics;
+  ro.progress = options.progress;
+  ASSIGN_OR_RETURN(runtime::SampleRunner runner,
+                   runtime::SampleRunner::Create({&model}, data, samples, ro));
+  // One collector per worker. Statistics merge exactly, so the result does
+  // not depend on which worker saw which sample.
+  std::vector<std::unique_ptr<StatsCollector>> collectors;
+  for (int w = 0; w < runner.workers(); ++w) {
+    collectors.push_back(
+        std::make_unique<StatsCollector>(model, options.histogram_stride));
   }
-  std::atomic<int64_t> next{0}, done{0};
-  std::atomic<bool> failed{false};
-  std::mutex progress_mu;
-  auto work = [&](Worker& w) {
-    for (;;) {
-      const int64_t k = next.fetch_add(1);
-      if (k >= static_cast<int64_t>(samples.size()) || failed) return;
-      // The worker's input buffers are reused sample after sample.
-      absl::Status s = data.GetInto(samples[k], w.inputs);
-      w.collector->SetSample(static_cast<uint64_t>(samples[k]));
-      if (s.ok()) s = w.interpreter->Run(w.inputs, w.collector.get());
-      if (!s.ok()) {
-        w.status =
-            absl::Status(s.code(), absl::StrCat("sample ", samples[k], " (",
-                                                data.SampleName(samples[k]),
-                                                "): ", s.message()));
-        failed = true;
-        return;
-      }
-      const int64_t d = ++done;
-      if (options.progress) {
-        std::lock_guard<std::mutex> lock(progress_mu);
-        options.progress(d, static_cast<int64_t>(samples.size()));
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t i = 1; i < workers.size(); ++i) {
-    pool.emplace_back([&, i] { work(workers[i]); });
-  }
-  work(workers[0]);
-  for (std::thread& t : pool) t.join();
-  // The first failure in sample order is reported.
-  for (Worker& w : workers) RETURN_IF_ERROR(w.status);
+  RETURN_IF_ERROR(runner.Run([&](runtime::SampleWorker& w, int64_t k) {
+    StatsCollector& collector = *collectors[static_cast<size_t>(w.index)];
+    collector.SetSample(static_cast<uint64_t>(samples[static_cast<size_t>(k)]));
+    return w.interpreters[0]->Run(w.inputs, &collector);
+  }));
 
   std::map<std::pair<int, int>, TensorStats> merged;
-  for (Worker& w : workers) {
-    for (TensorStats& t : w.collector->Finish()) {
+  for (std::unique_ptr<StatsCollector>& collector : collectors) {
+    for (TensorStats& t : collector->Finish()) {
       auto [it, inserted] =
           merged.emplace(std::make_pair(t.subgraph, t.tensor), t);
       if (!inserted) it->second.Merge(t);

@@ -3,12 +3,9 @@
 // qforge run MODEL --data SPEC --output-dir DIR: runs the model on every
 // sample and writes DIR/output_K.npy (K = output index); several samples
 // are stacked along axis 0. --save-inputs DIR2 writes the inputs fed.
-#include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <memory>
-#include <mutex>
-#include <thread>
+#include <numeric>
 
 #include "absl/strings/str_cat.h"
 #include "base/file_io.h"
@@ -20,6 +17,7 @@
 #include "formats/data/npy.h"
 #include "formats/tflite_reader.h"
 #include "runtime/interpreter.h"
+#include "runtime/sample_runner.h"
 
 namespace qforge::cmd {
 namespace {
@@ -73,78 +71,53 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
     return absl::InvalidArgumentError("the data set has no samples");
   }
   const int64_t n = data.size();
-  const int threads =
-      args.threads > 0
-          ? args.threads
-          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<int64_t> samples(static_cast<size_t>(n));
+  std::iota(samples.begin(), samples.end(), int64_t{0});
   // With at least as many samples as threads, samples run side by side on
   // one-thread interpreters (as calibrate does): small models gain nothing
   // from splitting one sample's ops (mobilenet_v1_0.25_224 takes as long
   // per sample on 2 threads as on 1), and sample parallelism scales. Fewer
   // samples than threads: one interpreter splits each sample's ops. The
   // outputs are the same either way.
-  const bool by_sample = threads > 1 && n >= threads;
-  const int workers = by_sample ? threads : 1;
-  runtime::InterpreterOptions options;
-  options.threads = by_sample ? 1 : threads;
-  options.numerics = flags.numerics;
-  std::vector<std::unique_ptr<runtime::Interpreter>> interpreters;
-  for (int w = 0; w < workers; ++w) {
-    ASSIGN_OR_RETURN(std::unique_ptr<runtime::Interpreter> interpreter,
-                     runtime::Interpreter::Create(model, options));
-    interpreters.push_back(std::move(interpreter));
-  }
-  const int num_outputs = interpreters[0]->num_outputs();
-  const int num_inputs = interpreters[0]->num_inputs();
+  runtime::SampleRunnerOptions options;
+  options.threads = args.threads;
+  options.split_ops = true;
+  options.interpreter.numerics = flags.numerics;
+  Progress progress("run", flags.quiet);
+  options.progress = [&progress](int64_t done, int64_t total) {
+    progress.Update(done, total);
+  };
+  ASSIGN_OR_RETURN(runtime::SampleRunner runner,
+                   runtime::SampleRunner::Create({&model}, data, samples,
+                                                 std::move(options)));
+  const int num_outputs = runner.worker(0).interpreters[0]->num_outputs();
+  const bool save = !args.save_inputs.empty();
   // Indexed [tensor][sample], so the files do not depend on which worker
   // ran which sample.
   std::vector<std::vector<ir::HostTensor>> outputs(
       static_cast<size_t>(num_outputs),
       std::vector<ir::HostTensor>(static_cast<size_t>(n)));
   std::vector<std::vector<ir::HostTensor>> saved(
-      args.save_inputs.empty() ? 0 : static_cast<size_t>(num_inputs),
+      save ? static_cast<size_t>(runner.worker(0).interpreters[0]->num_inputs())
+           : 0,
       std::vector<ir::HostTensor>(static_cast<size_t>(n)));
-  std::vector<absl::Status> failures(static_cast<size_t>(n));
-  std::atomic<int64_t> next{0}, done{0};
-  std::atomic<bool> failed{false};
-  std::mutex progress_mu;
-  Progress progress("run", flags.quiet);
-  auto work = [&](runtime::Interpreter& interpreter) {
-    // Reused sample after sample (unless --save-inputs keeps them).
-    std::vector<ir::HostTensor> given;
-    for (;;) {
-      const int64_t i = next.fetch_add(1);
-      if (i >= n || failed) return;
-      const size_t at = static_cast<size_t>(i);
-      absl::Status s = data.GetInto(i, given);
-      if (s.ok()) s = interpreter.Run(given);
-      if (!s.ok()) {
-        failures[at] = absl::Status(
-            s.code(), absl::StrCat(args.model, ": sample ", i, " (",
-                                   data.SampleName(i), "): ", s.message()));
-        failed = true;
-        return;
-      }
-      for (int k = 0; k < num_outputs; ++k) {
-        outputs[static_cast<size_t>(k)][at] = interpreter.OutputHost(k);
-      }
-      for (size_t k = 0; k < saved.size() && k < given.size(); ++k) {
-        saved[k][at] = std::move(given[k]);
-      }
-      const int64_t d = ++done;
-      std::lock_guard<std::mutex> lock(progress_mu);
-      progress.Update(d, n);
+  absl::Status status = runner.Run([&](runtime::SampleWorker& w, int64_t i) {
+    runtime::Interpreter& interpreter = *w.interpreters[0];
+    RETURN_IF_ERROR(interpreter.Run(w.inputs));
+    const size_t at = static_cast<size_t>(i);
+    for (int k = 0; k < num_outputs; ++k) {
+      outputs[static_cast<size_t>(k)][at] = interpreter.OutputHost(k);
     }
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) {
-    pool.emplace_back([&, w] { work(*interpreters[static_cast<size_t>(w)]); });
+    // The inputs are reused sample after sample unless kept here.
+    for (size_t k = 0; k < saved.size() && k < w.inputs.size(); ++k) {
+      saved[k][at] = std::move(w.inputs[k]);
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) {
+    return absl::Status(status.code(),
+                        absl::StrCat(args.model, ": ", status.message()));
   }
-  work(*interpreters[0]);
-  for (std::thread& t : pool) t.join();
-  // Workers stop at the first failure they see; the one reported is the
-  // first in sample order.
-  for (const absl::Status& f : failures) RETURN_IF_ERROR(f);
   std::error_code ec;
   std::filesystem::create_directories(args.output_dir, ec);
   if (ec) {

@@ -2,15 +2,12 @@
 #include "quantizer/layer_inputs.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
-#include <memory>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "runtime/interpreter.h"
 #include "runtime/kernels/window.h"
+#include "runtime/sample_runner.h"
 
 namespace qforge::quantizer {
 namespace {
@@ -166,57 +163,28 @@ absl::StatusOr<std::vector<CapturedInput>> CaptureLayerInputs(
     const CaptureOptions& options) {
   const int64_t num_samples = static_cast<int64_t>(samples.size());
   const int64_t num_blocks = (num_samples + kBlock - 1) / kBlock;
-  int threads =
-      options.threads > 0
-          ? options.threads
-          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(
-      std::min<int64_t>(threads, std::max<int64_t>(1, num_blocks)));
   // Per block: sums per capture; per sample: patches per capture.
   std::vector<std::vector<BlockSums>> block_sums(
       static_cast<size_t>(num_blocks), std::vector<BlockSums>(captures.size()));
   std::vector<std::vector<std::vector<float>>> sample_patches(
       samples.size(), std::vector<std::vector<float>>(captures.size()));
-  std::vector<absl::Status> status(static_cast<size_t>(threads));
-  std::atomic<int64_t> next{0};
-  std::atomic<bool> failed{false};
-  auto work = [&]() -> absl::Status {
-    runtime::InterpreterOptions io;
-    io.threads = 1;
-    io.skip_unrunnable = true;
-    io.numerics = options.numerics;
-    ASSIGN_OR_RETURN(std::unique_ptr<runtime::Interpreter> interpreter,
-                     runtime::Interpreter::Create(model, io));
-    CaptureObserver observer(captures, options.seed);
-    for (;;) {
-      const int64_t block = next.fetch_add(1);
-      if (block >= num_blocks || failed) return absl::OkStatus();
-      for (int64_t i = block * kBlock;
-           i < std::min(num_samples, (block + 1) * kBlock); ++i) {
-        ASSIGN_OR_RETURN(std::vector<ir::HostTensor> inputs,
-                         data.Get(samples[i]));
-        observer.Start(samples[i], &block_sums[block], &sample_patches[i]);
-        absl::Status s = interpreter->Run(inputs, &observer);
-        if (!s.ok()) {
-          return absl::Status(
-              s.code(),
-              absl::StrCat("sample ", samples[i], " (",
-                           data.SampleName(samples[i]), "): ", s.message()));
-        }
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) {
-    pool.emplace_back([&, i] {
-      status[i] = work();
-      if (!status[i].ok()) failed = true;
-    });
-  }
-  status[0] = work();
-  if (!status[0].ok()) failed = true;
-  for (std::thread& t : pool) t.join();
-  for (const absl::Status& s : status) RETURN_IF_ERROR(s);
+  runtime::SampleRunnerOptions ro;
+  ro.threads = options.threads;
+  ro.block = kBlock;
+  ro.interpreter.skip_unrunnable = true;
+  ro.interpreter.numerics = options.numerics;
+  ASSIGN_OR_RETURN(runtime::SampleRunner runner,
+                   runtime::SampleRunner::Create({&model}, data, samples, ro));
+  std::vector<CaptureObserver> observers(
+      static_cast<size_t>(runner.workers()),
+      CaptureObserver(captures, options.seed));
+  RETURN_IF_ERROR(runner.Run([&](runtime::SampleWorker& w, int64_t i) {
+    CaptureObserver& observer = observers[static_cast<size_t>(w.index)];
+    observer.Start(samples[static_cast<size_t>(i)],
+                   &block_sums[static_cast<size_t>(i / kBlock)],
+                   &sample_patches[static_cast<size_t>(i)]);
+    return w.interpreters[0]->Run(w.inputs, &observer);
+  }));
 
   std::vector<CapturedInput> out(captures.size());
   for (size_t c = 0; c < captures.size(); ++c) {

@@ -7,14 +7,12 @@
 // what each layer adds itself (attribution.h). Per-sample sums are merged
 // in sample order.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <memory>
-#include <mutex>
+#include <numeric>
 #include <set>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -29,6 +27,7 @@
 #include "report/report.h"
 #include "report/tensor_match.h"
 #include "runtime/interpreter.h"
+#include "runtime/sample_runner.h"
 
 namespace qforge::report {
 namespace {
@@ -258,13 +257,12 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
           "sample ", k, " is out of range (", data.size(), " samples)"));
     }
   }
-  const int64_t count = options.samples.empty()
-                            ? data.size()
-                            : static_cast<int64_t>(options.samples.size());
-  auto sample = [&](int64_t k) {
-    return options.samples.empty() ? k
-                                   : options.samples[static_cast<size_t>(k)];
-  };
+  std::vector<int64_t> samples = options.samples;
+  if (samples.empty()) {
+    samples.resize(static_cast<size_t>(data.size()));
+    std::iota(samples.begin(), samples.end(), int64_t{0});
+  }
+  const int64_t count = static_cast<int64_t>(samples.size());
   if (count == 0) {
     return absl::InvalidArgumentError("the data set has no samples");
   }
@@ -337,38 +335,16 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   }
   const size_t num_outputs = fsg.outputs.size();
 
-  int threads =
-      options.threads > 0
-          ? options.threads
-          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<int64_t>(threads, count));
-
-  struct Worker {
-    std::unique_ptr<runtime::Interpreter> float_run, quant_run;
-    std::unique_ptr<FloatCapture> capture;
-    absl::Status status;
-  };
-  std::vector<Worker> workers(static_cast<size_t>(threads));
-  for (Worker& w : workers) {
-    runtime::InterpreterOptions io;
-    io.threads = 1;
-    io.numerics = options.numerics;
-    absl::StatusOr<std::unique_ptr<runtime::Interpreter>> f =
-        runtime::Interpreter::Create(float_model, io);
-    if (!f.ok()) {
-      return absl::Status(f.status().code(),
-                          absl::StrCat("float model: ", f.status().message()));
-    }
-    absl::StatusOr<std::unique_ptr<runtime::Interpreter>> q =
-        runtime::Interpreter::Create(quant_model, io);
-    if (!q.ok()) {
-      return absl::Status(
-          q.status().code(),
-          absl::StrCat("quantized model: ", q.status().message()));
-    }
-    w.float_run = std::move(*f);
-    w.quant_run = std::move(*q);
-    w.capture = std::make_unique<FloatCapture>(plan);
+  runtime::SampleRunnerOptions ro;
+  ro.threads = options.threads;
+  ro.interpreter.numerics = options.numerics;
+  ro.model_names = {"float model", "quantized model"};
+  ASSIGN_OR_RETURN(runtime::SampleRunner runner,
+                   runtime::SampleRunner::Create({&float_model, &quant_model},
+                                                 data, samples, ro));
+  std::vector<std::unique_ptr<FloatCapture>> captures;
+  for (int w = 0; w < runner.workers(); ++w) {
+    captures.push_back(std::make_unique<FloatCapture>(plan));
   }
 
   // Totals, merged in sample order.
@@ -382,33 +358,23 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   for (size_t j = 0; j < num_outputs; ++j) {
     scores_classes[j] = ScoresClasses(fsg, static_cast<int>(j));
   }
-  std::mutex merge_mu;
-  std::map<int64_t, Partial> pending;
-  int64_t next_merge = 0;
-  auto merge = [&](int64_t k, Partial p) {
-    std::lock_guard<std::mutex> lock(merge_mu);
-    pending.emplace(k, std::move(p));
-    while (!pending.empty() && pending.begin()->first == next_merge) {
-      Partial& q = pending.begin()->second;
-      for (size_t s = 0; s < slot_sums.size(); ++s) {
-        slot_sums[s].Merge(q.slots[s]);
-        own_sums[s].Merge(q.own[s]);
-        rounding_sums[s].Merge(q.rounding[s]);
-      }
-      for (size_t j = 0; j < num_outputs; ++j) {
-        output_sums[j].Merge(q.outputs[j]);
-        if (classes[j] < 0) classes[j] = q.classes[j];
-        if (q.top1[j] >= 0 && q.classes[j] == classes[j]) {
-          ++judged[j];
-          top1[j] += static_cast<uint64_t>(q.top1[j]);
-          if (q.top5[j] >= 0) top5[j] += static_cast<uint64_t>(q.top5[j]);
-        }
-      }
-      pending.erase(pending.begin());
-      ++next_merge;
-      if (options.progress) options.progress(next_merge, count);
+  runtime::InSampleOrder<Partial> merged([&](int64_t k, Partial& q) {
+    for (size_t s = 0; s < slot_sums.size(); ++s) {
+      slot_sums[s].Merge(q.slots[s]);
+      own_sums[s].Merge(q.own[s]);
+      rounding_sums[s].Merge(q.rounding[s]);
     }
-  };
+    for (size_t j = 0; j < num_outputs; ++j) {
+      output_sums[j].Merge(q.outputs[j]);
+      if (classes[j] < 0) classes[j] = q.classes[j];
+      if (q.top1[j] >= 0 && q.classes[j] == classes[j]) {
+        ++judged[j];
+        top1[j] += static_cast<uint64_t>(q.top1[j]);
+        if (q.top5[j] >= 0) top5[j] += static_cast<uint64_t>(q.top5[j]);
+      }
+    }
+    if (options.progress) options.progress(k + 1, count);
+  });
 
   // The exact-input run (attribution.h) costs a quantized run and two
   // comparisons per layer: every stride-th sample only, 64 to 127 of them
@@ -416,10 +382,11 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   // samples took twice as long with all of them).
   const int64_t attribution_stride =
       std::max<int64_t>(1, count / kAttributionSamples);
-  std::atomic<int64_t> next{0};
-  std::atomic<bool> failed{false};
-  auto run_sample = [&](Worker& w, int64_t k) -> absl::Status {
-    ASSIGN_OR_RETURN(std::vector<ir::HostTensor> given, data.Get(sample(k)));
+  auto run_sample = [&](runtime::SampleWorker& w, int64_t k) -> absl::Status {
+    std::vector<ir::HostTensor>& given = w.inputs;
+    runtime::Interpreter& float_run = *w.interpreters[0];
+    runtime::Interpreter& quant_run = *w.interpreters[1];
+    FloatCapture& capture = *captures[static_cast<size_t>(w.index)];
     std::vector<ir::HostTensor> finputs, qinputs;
     for (size_t i = 0; i < given.size() && i < fsg.inputs.size(); ++i) {
       const ir::Tensor& ft = fsg.tensors[fsg.inputs[i]];
@@ -434,8 +401,8 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
         finputs.push_back(std::move(given[i]));
       }
     }
-    w.capture->Reset();
-    absl::Status s = w.float_run->Run(finputs, w.capture.get());
+    capture.Reset();
+    absl::Status s = float_run.Run(finputs, &capture);
     if (!s.ok()) {
       return absl::Status(s.code(), absl::StrCat("float model: ", s.message()));
     }
@@ -447,15 +414,15 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     p.top1.assign(num_outputs, -1);
     p.top5.assign(num_outputs, -1);
     p.classes.assign(num_outputs, 0);
-    QuantCompare compare(plan, *w.capture, p);
-    s = w.quant_run->Run(qinputs, &compare);
+    QuantCompare compare(plan, capture, p);
+    s = quant_run.Run(qinputs, &compare);
     if (!s.ok()) {
       return absl::Status(s.code(),
                           absl::StrCat("quantized model: ", s.message()));
     }
     for (size_t j = 0; j < num_outputs; ++j) {
-      const ir::HostTensor fo = w.float_run->OutputHost(static_cast<int>(j));
-      const ir::HostTensor qo = w.quant_run->OutputHost(static_cast<int>(j));
+      const ir::HostTensor fo = float_run.OutputHost(static_cast<int>(j));
+      const ir::HostTensor qo = quant_run.OutputHost(static_cast<int>(j));
       if (fo.type() != ir::DataType::kFloat32) continue;
       ASSIGN_OR_RETURN(std::vector<float> fv,
                        OutputValues(fo, fsg.tensors[fsg.outputs[j]]));
@@ -477,38 +444,17 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     }
     // Last: it changes the quantized run's tensors, outputs included.
     if (k % attribution_stride == 0) {
-      ExactInputs exact(plan, *w.capture, p.own, p.rounding);
-      s = w.quant_run->Run(qinputs, &exact);
+      ExactInputs exact(plan, capture, p.own, p.rounding);
+      s = quant_run.Run(qinputs, &exact);
       if (!s.ok()) {
         return absl::Status(s.code(),
                             absl::StrCat("quantized model: ", s.message()));
       }
     }
-    merge(k, std::move(p));
+    merged.Add(k, std::move(p));
     return absl::OkStatus();
   };
-  auto work = [&](Worker& w) {
-    for (;;) {
-      const int64_t k = next.fetch_add(1);
-      if (k >= count || failed) return;
-      absl::Status s = run_sample(w, k);
-      if (!s.ok()) {
-        w.status =
-            absl::Status(s.code(), absl::StrCat("sample ", sample(k), " (",
-                                                data.SampleName(sample(k)),
-                                                "): ", s.message()));
-        failed = true;
-        return;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t i = 1; i < workers.size(); ++i) {
-    pool.emplace_back([&, i] { work(workers[i]); });
-  }
-  work(workers[0]);
-  for (std::thread& t : pool) t.join();
-  for (Worker& w : workers) RETURN_IF_ERROR(w.status);
+  RETURN_IF_ERROR(runner.Run(run_sample));
 
   // Layers, worst first.
   const std::vector<int> producer = Producers(qsg);
@@ -563,7 +509,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
       const int c = plan.slots[layer_slot[order[i]]].capture;
       auto [h, fresh] = histograms.try_emplace(c);
       if (fresh) {
-        for (Worker& w : workers) w.capture->FlushHistogram(c, h->second);
+        for (auto& capture : captures) capture->FlushHistogram(c, h->second);
       }
       l.histogram = Rebin(h->second, l.metrics, l.grid);
     }
