@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "ir/graph.h"
 #include "ir/host_tensor.h"
 
 namespace qforge::ir {
@@ -173,8 +174,9 @@ absl::Status CheckSubgraph(const Model& model, size_t sg) {
                                  /*allow_optional=*/false));
   RETURN_IF_ERROR(CheckIndexList(Where(sg), "output", subgraph.outputs, n,
                                  /*allow_optional=*/false));
-  // producer[t] = index of the op writing tensor t, or -1.
-  std::vector<int64_t> producer(n, -1);
+  // The first writer of each tensor; op i's output k is written twice
+  // unless it is that writer.
+  const Graph graph(subgraph);
   for (size_t i = 0; i < subgraph.operators.size(); ++i) {
     const Operator& op = subgraph.operators[i];
     const std::string where = OpWhere(sg, i, op);
@@ -184,14 +186,15 @@ absl::Status CheckSubgraph(const Model& model, size_t sg) {
         CheckIndexList(where, "intermediate", op.intermediates, n, true));
     RETURN_IF_ERROR(CheckArity(where, op));
     RETURN_IF_ERROR(CheckControlFlow(model, where, op));
-    for (int32_t out : op.outputs) {
-      if (producer[out] >= 0) {
-        return Invalid(
-            where, absl::StrCat("output tensor ", out, " '",
-                                subgraph.tensors[out].name,
-                                "' is already written by op ", producer[out]));
+    for (size_t k = 0; k < op.outputs.size(); ++k) {
+      const int32_t out = op.outputs[k];
+      if (graph.producer(out) != static_cast<int>(i) ||
+          graph.producer_output(out) != static_cast<int>(k)) {
+        return Invalid(where, absl::StrCat("output tensor ", out, " '",
+                                           subgraph.tensors[out].name,
+                                           "' is already written by op ",
+                                           graph.producer(out)));
       }
-      producer[out] = static_cast<int64_t>(i);
     }
   }
   // Ops run in file order, so an input produced by the same or a later op is
@@ -200,18 +203,19 @@ absl::Status CheckSubgraph(const Model& model, size_t sg) {
     const Operator& op = subgraph.operators[i];
     for (int32_t in : op.inputs) {
       if (in == kNoTensor) continue;
-      if (producer[in] == static_cast<int64_t>(i)) {
+      const int producer = graph.producer(in);
+      if (producer == static_cast<int>(i)) {
         return Invalid(
             OpWhere(sg, i, op),
             absl::StrCat("tensor ", in, " '", subgraph.tensors[in].name,
                          "' is both an input and an output of the "
                          "op (cycle)"));
       }
-      if (producer[in] > static_cast<int64_t>(i)) {
+      if (producer > static_cast<int>(i)) {
         return Invalid(
             OpWhere(sg, i, op),
             absl::StrCat("input tensor ", in, " '", subgraph.tensors[in].name,
-                         "' is produced by op ", producer[in],
+                         "' is produced by op ", producer,
                          ", which does not run before it (cycle)"));
       }
     }

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
+#include "ir/graph.h"
 #include "quantizer/largest_values.h"
 #include "quantizer/quantize.h"
 #include "report/report.h"
@@ -93,15 +94,14 @@ absl::StatusOr<RangeSearchOutcome> SearchRanges(
     order.insert(order.end(), op.outputs.begin(), op.outputs.end());
   }
   std::vector<bool> seen(sg.tensors.size(), false);
-  const std::vector<std::vector<int>> consumers =
-      quantizer::TensorConsumers(sg);
+  const ir::Graph graph(sg);
   for (int32_t t : order) {
     if (now.exact()) break;  // nothing left to gain
     if (t < 0 || static_cast<size_t>(t) >= seen.size() || seen[t]) continue;
     seen[t] = true;
     // The planner fixes its range whatever the override: trials would
     // change nothing.
-    if (quantizer::ReadForLargest(sg, consumers, t)) continue;
+    if (quantizer::ReadForLargest(sg, graph, t)) continue;
     auto it = by_index.find(t);
     if (it == by_index.end()) continue;
     const calibration::TensorStats& ts = *it->second;

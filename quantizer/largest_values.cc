@@ -9,11 +9,10 @@
 namespace qforge::quantizer {
 namespace {
 
-bool ReadForLargestFrom(const ir::Subgraph& sg,
-                        const std::vector<std::vector<int>>& consumers,
+bool ReadForLargestFrom(const ir::Subgraph& sg, const ir::Graph& graph,
                         int32_t t, int depth) {
   if (depth > 16) return false;  // a chain of moves that long: give up
-  for (int c : consumers[static_cast<size_t>(t)]) {
+  for (int c : graph.consumers(t)) {
     const ir::Operator& op = sg.operators[static_cast<size_t>(c)];
     if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kReadsLargest)) return true;
     const std::optional<OpQuantSpec> spec = GetOpQuantSpec(op.kind);
@@ -21,8 +20,7 @@ bool ReadForLargestFrom(const ir::Subgraph& sg,
         op.inputs.empty() || op.inputs[0] != t)
       continue;
     for (int32_t o : op.outputs) {
-      if (o >= 0 && ReadForLargestFrom(sg, consumers, o, depth + 1))
-        return true;
+      if (o >= 0 && ReadForLargestFrom(sg, graph, o, depth + 1)) return true;
     }
   }
   return false;
@@ -30,20 +28,8 @@ bool ReadForLargestFrom(const ir::Subgraph& sg,
 
 }  // namespace
 
-std::vector<std::vector<int>> TensorConsumers(const ir::Subgraph& sg) {
-  std::vector<std::vector<int>> consumers(sg.tensors.size());
-  for (size_t i = 0; i < sg.operators.size(); ++i) {
-    for (int32_t t : sg.operators[i].inputs) {
-      if (t >= 0)
-        consumers[static_cast<size_t>(t)].push_back(static_cast<int>(i));
-    }
-  }
-  return consumers;
-}
-
-bool ReadForLargest(const ir::Subgraph& sg,
-                    const std::vector<std::vector<int>>& consumers, int32_t t) {
-  return ReadForLargestFrom(sg, consumers, t, 0);
+bool ReadForLargest(const ir::Subgraph& sg, const ir::Graph& graph, int32_t t) {
+  return ReadForLargestFrom(sg, graph, t, 0);
 }
 
 calibration::Range WidenedForLargest(calibration::Range whole) {

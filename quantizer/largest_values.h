@@ -12,20 +12,16 @@
 #define QFORGE_QUANTIZER_LARGEST_VALUES_H_
 
 #include <cstdint>
-#include <vector>
 
 #include "calibration/range.h"
+#include "ir/graph.h"
 #include "ir/model.h"
 
 namespace qforge::quantizer {
 
-// The ops reading each tensor of `sg`, in op order.
-std::vector<std::vector<int>> TensorConsumers(const ir::Subgraph& sg);
-
-// Whether tensor `t` is read for its largest values (`consumers`:
-// TensorConsumers(sg)).
-bool ReadForLargest(const ir::Subgraph& sg,
-                    const std::vector<std::vector<int>>& consumers, int32_t t);
+// Whether tensor `t` of `sg` is read for its largest values (`graph`:
+// ir::Graph(sg)).
+bool ReadForLargest(const ir::Subgraph& sg, const ir::Graph& graph, int32_t t);
 
 // The whole calibrated int8 range of such a tensor, widened above: a
 // quarter of the span, a rule that commutes with shifting the input, as

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "calibration/range.h"
+#include "ir/graph.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/largest_values.h"
 #include "runtime/legality.h"
@@ -69,15 +70,9 @@ class Planner {
         sg_(model.subgraphs[0]),
         options_(options),
         requests_(requests),
-        consumers_(TensorConsumers(sg_)),
-        producer_(sg_.tensors.size(), -1) {
+        graph_(sg_) {
     for (const calibration::TensorStats& t : stats.tensors) {
       if (t.subgraph == 0) stats_[t.tensor] = &t;
-    }
-    for (size_t i = 0; i < sg_.operators.size(); ++i) {
-      for (int32_t t : sg_.operators[i].outputs) {
-        if (t >= 0) producer_[static_cast<size_t>(t)] = static_cast<int>(i);
-      }
     }
     default_ = options.scheme == Scheme::kInt16x8 ? Precision::kInt16
                                                   : Precision::kInt8;
@@ -110,7 +105,7 @@ class Planner {
     }
     // Over any override: --method auto, which chooses on the
     // calibration samples, cannot see the clipping this avoids.
-    const bool largest = ReadForLargest(sg_, consumers_, t);
+    const bool largest = ReadForLargest(sg_, graph_, t);
     if (largest) spec.method = calibration::RangeMethod::kMinMax;
     spec.num_bits = p == Precision::kInt16 ? 16 : 8;
     calibration::Range r = calibration::ComputeRange(*stats_.at(t), spec);
@@ -157,8 +152,7 @@ class Planner {
   const ir::Subgraph& sg_;
   const QuantizeOptions& options_;
   const std::vector<std::optional<UserRequest>>& requests_;
-  std::vector<std::vector<int>> consumers_;
-  std::vector<int> producer_;  // tensor -> op writing it, -1 if none
+  const ir::Graph graph_;
   std::map<int32_t, const calibration::TensorStats*> stats_;
   Precision default_ = Precision::kInt8;
   std::vector<Precision> requested_;
@@ -267,11 +261,11 @@ bool Planner::ClampMask(size_t i, OpPlan& op) {
     return false;
   }
   const int32_t out = add.outputs[0];
-  if (consumers_[out].empty()) return false;
+  if (graph_.consumers(out).empty()) return false;
   // Every consumer is a SOFTMAX over the masked scores.
   float beta = std::numeric_limits<float>::infinity();
   Precision softmax = Precision::kInt16;
-  for (int c : consumers_[out]) {
+  for (int c : graph_.consumers(out)) {
     const ir::Operator& sm = sg_.operators[static_cast<size_t>(c)];
     if (sm.kind != ir::OpKind::kSoftmax) return false;
     float b = ir::OptionsOr<ir::SoftmaxOptions>(sm.options).beta;
@@ -688,7 +682,7 @@ std::string Planner::DroppedConstantNeeded(size_t i, const QuantPlan& plan) {
   }
   if (!dropped) return "";
   for (int32_t o : src.outputs) {
-    for (int c : consumers_[o]) {
+    for (int c : graph_.consumers(o)) {
       const OpPlan& consumer = plan.ops[static_cast<size_t>(c)];
       if (consumer.precision == Precision::kFloat) {
         return absl::StrCat(
@@ -722,7 +716,7 @@ std::string Planner::FloatIsland(size_t i, const QuantPlan& plan) const {
     }
     reads_activation = true;
     if (plan.integer_inputs.count(t)) return "";
-    const int p = producer_[static_cast<size_t>(t)];
+    const int p = graph_.producer(t);
     if (p >= 0 &&
         plan.ops[static_cast<size_t>(p)].precision != Precision::kFloat) {
       return "";
@@ -733,10 +727,10 @@ std::string Planner::FloatIsland(size_t i, const QuantPlan& plan) const {
   for (int32_t o : src.outputs) {
     if (std::find(sg_.outputs.begin(), sg_.outputs.end(), o) !=
             sg_.outputs.end() ||
-        consumers_[o].empty()) {
+        graph_.consumers(o).empty()) {
       return "";
     }
-    for (int c : consumers_[o]) {
+    for (int c : graph_.consumers(o)) {
       if (plan.ops[static_cast<size_t>(c)].precision != Precision::kFloat) {
         return "";
       }

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "ir/graph.h"
+
 namespace qforge::report {
 namespace {
 
@@ -92,10 +94,10 @@ std::vector<double> IntroducedDb(const ir::Subgraph& qsg, const Plan& plan,
                                  const std::vector<ErrorSums>& own,
                                  const std::vector<ErrorSums>& rounding) {
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<int> producer = Producers(qsg);
+  const ir::Graph graph(qsg);
   std::vector<double> out(plan.slots.size(), inf);
   for (size_t s = 0; s < plan.slots.size(); ++s) {
-    const int op = producer[static_cast<size_t>(plan.slots[s].q_tensor)];
+    const int op = graph.producer(plan.slots[s].q_tensor);
     double in = 0;
     bool moved = false;
     if (op >= 0) {

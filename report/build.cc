@@ -19,6 +19,7 @@
 #include "calibration/histogram.h"
 #include "calibration/scan.h"
 #include "ir/compressed_weights.h"
+#include "ir/graph.h"
 #include "report/attribution.h"
 #include "report/class_output.h"
 #include "report/compare_plan.h"
@@ -300,7 +301,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     if (histogram) plan.capture_histogram[it->second] = true;
     return it->second;
   };
-  const std::vector<int> q_producer = Producers(qsg);
+  const ir::Graph q_graph(qsg);
   for (size_t t = 0; t < qsg.tensors.size(); ++t) {
     const ir::Tensor& qt = qsg.tensors[t];
     if (!IsQuantizedActivation(quant_model, qt)) continue;
@@ -310,7 +311,8 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     s.q_tensor = static_cast<int>(t);
     s.capture = capture_for(float_by_name.at(fname), true);
     s.quantized = true;
-    s.channels = OutputHasChannels(qsg, q_producer[t]);
+    s.channels =
+        OutputHasChannels(qsg, q_graph.producer(static_cast<int32_t>(t)));
     s.qtype = qt.type;
     ASSIGN_OR_RETURN(s.grid, TensorGrid(qt));  // per-tensor: checked above
     plan.slot_of_q[s.q_tensor] = static_cast<int>(plan.slots.size());
@@ -457,7 +459,6 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
   RETURN_IF_ERROR(runner.Run(run_sample));
 
   // Layers, worst first.
-  const std::vector<int> producer = Producers(qsg);
   std::vector<int> layer_slot;
   for (size_t s = 0; s < plan.slots.size(); ++s) {
     const Slot& slot = plan.slots[s];
@@ -476,7 +477,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
       l.float_op_type =
           fsg.operators[static_cast<size_t>(w->second.second)].DisplayName();
     }
-    l.op_index = producer[slot.q_tensor];
+    l.op_index = q_graph.producer(slot.q_tensor);
     l.op = l.op_index >= 0 ? qsg.operators[l.op_index].DisplayName() : "input";
     l.dtype = std::string(ir::DataTypeName(qt.type));
     l.grid = slot.grid;

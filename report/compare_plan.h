@@ -42,9 +42,6 @@ class CapturedFloats {
   virtual const std::vector<float>* Get(int capture) const = 0;
 };
 
-// Each tensor's producing op (-1: none).
-std::vector<int> Producers(const ir::Subgraph& sg);
-
 }  // namespace qforge::report
 
 #endif  // QFORGE_REPORT_COMPARE_PLAN_H_
