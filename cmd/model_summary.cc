@@ -71,10 +71,7 @@ std::string QuantizationState(const ir::Model& model) {
       if (t.type == ir::DataType::kFloat16) float16_weights = true;
     }
     for (const ir::Operator& op : sg.operators) {
-      if (op.kind == ir::OpKind::kQuantize ||
-          op.kind == ir::OpKind::kDequantize) {
-        continue;
-      }
+      if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kConverter)) continue;
       for (int32_t out : op.outputs) {
         const ir::DataType type = sg.tensors[out].type;
         if (type == ir::DataType::kFloat32 || type == ir::DataType::kInt8 ||

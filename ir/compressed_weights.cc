@@ -24,8 +24,9 @@ WeightFold FoldOf(const Model& model, const Subgraph& sg, const Operator& op,
       !out.sparsity.has_value()) {
     return WeightFold::kDensify;
   }
-  if (op.kind == OpKind::kDequantize && constant &&
-      in.type == DataType::kFloat16 && !in.sparsity.has_value()) {
+  if (GetOpInfo(op.kind).Has(op_flags::kConverter) && constant &&
+      in.type == DataType::kFloat16 && !in.sparsity.has_value() &&
+      out.type == DataType::kFloat32) {
     return WeightFold::kDequantize;
   }
   return WeightFold::kKeep;

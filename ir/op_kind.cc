@@ -2,24 +2,39 @@
 #include "ir/op_kind.h"
 
 #include <array>
+#include <limits>
 
 namespace qforge::ir {
 namespace {
 
 using namespace op_flags;  // NOLINT: the FLAGS column names them
 
+// Names of the traits' columns.
+constexpr float Inf = std::numeric_limits<float>::infinity();
+
+// Each row builds its OpInfo in a lambda, so that the optional trait columns
+// after FLAGS (none, one or several, in any order) are statements on it.
 constexpr OpInfo kOpTable[] = {
 #define IO(min_in, max_in, min_out, max_out) min_in, max_in, min_out, max_out
 #define BATCH(rule) BatchRule::k##rule
 #define FLAGS(f) static_cast<uint32_t>(f)
+#define CLAMP(low, high) r.clamps = true, r.clamp.lo = low, r.clamp.hi = high
+#define WEIGHTS(input, layout) \
+  r.weight_input = input, r.weight_layout = WeightLayout::k##layout
 #define QF_OP(kind, name, code, opts, io, fk, ik, hk, q, ver, batch, rules, \
-              flags)                                                        \
-  {OpKind::k##kind, #name, code, io, batch, flags},
+              flags, ...)                                                   \
+  [] {                                                                      \
+    OpInfo r{OpKind::k##kind, #name, code, io, batch, flags};               \
+    __VA_ARGS__;                                                            \
+    return r;                                                               \
+  }(),
 #include "ir/ops.def"
 #undef QF_OP
 #undef IO
 #undef BATCH
 #undef FLAGS
+#undef CLAMP
+#undef WEIGHTS
     {OpKind::kOtherBuiltin, "BUILTIN", -1, 0, -1, 0, -1},
     {OpKind::kCustom, "CUSTOM", -1, 0, -1, 0, -1},
 };
@@ -55,6 +70,22 @@ const std::array<OpKind, kMaxCode>& CodeIndex() {
 
 const OpInfo& GetOpInfo(OpKind kind) {
   return kOpTable[static_cast<int>(kind)];
+}
+
+int OutputChannelAxis(WeightLayout layout) {
+  switch (layout) {
+    case WeightLayout::kNone:
+      return -1;
+    case WeightLayout::kConv:
+    case WeightLayout::kFullyConnected:
+    case WeightLayout::kTransposeConv:
+      return 0;
+    case WeightLayout::kDepthwise:
+      return 3;
+    case WeightLayout::kConv3D:
+      return 4;
+  }
+  return -1;
 }
 
 OpKind OpKindFromBuiltinCode(int32_t builtin_code) {

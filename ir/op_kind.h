@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "absl/strings/string_view.h"
+#include "ir/clamp.h"
 
 namespace qforge::ir {
 
@@ -47,8 +48,29 @@ enum : uint32_t {
   kRoundsTwice = 1u << 6,
   kLastAxisNotChannels = 1u << 7,
   kReadsLargest = 1u << 8,
+  kConverter = 1u << 9,
+  kShapeOnly = 1u << 10,
+  kClassScores = 1u << 11,
+  kSumOfInputs = 1u << 12,
 };
 }  // namespace op_flags
+
+// The WEIGHTS trait of ops.def: the layout of an op's constant weights
+// operand, as TFLite's schema defines it (O output channels, I input
+// channels, Kh x Kw the window).
+enum class WeightLayout : uint8_t {
+  kNone,            // no weights operand
+  kConv,            // CONV_2D [O, Kh, Kw, I]
+  kDepthwise,       // DEPTHWISE_CONV_2D [1, Kh, Kw, I * M]: output channel c
+                    // reads input channel c / M (M: depth multiplier)
+  kFullyConnected,  // FULLY_CONNECTED [O, I]
+  kTransposeConv,   // TRANSPOSE_CONV [O, Kh, Kw, I]
+  kConv3D,          // CONV_3D [Kd, Kh, Kw, I, O]
+};
+
+// The axis of the output channels (the per-channel quantization axis) in
+// `layout`; -1 for kNone.
+int OutputChannelAxis(WeightLayout layout);
 
 struct OpInfo {
   OpKind kind;
@@ -57,6 +79,11 @@ struct OpInfo {
   int min_inputs, max_inputs, min_outputs, max_outputs;  // -1: unbounded
   BatchRule batch = BatchRule::kNone;
   uint32_t flags = 0;  // op_flags
+  // Traits (ops.def's optional columns after FLAGS).
+  bool clamps = false;  // CLAMP(lo, hi): the op is min(max(x, lo), hi)
+  ClampRange clamp = {};
+  int weight_input = -1;  // WEIGHTS(input, layout); -1: none
+  WeightLayout weight_layout = WeightLayout::kNone;
 
   bool Has(uint32_t flag) const { return (flags & flag) != 0; }
 };

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
+#include "ir/clamp.h"
+#include "ir/graph.h"
 #include "quantizer/weighted_layer.h"
 
 namespace qforge::quantizer {
@@ -14,72 +17,68 @@ struct Pair {
   WeightedLayer a, b;
 };
 
-// How many times each tensor of subgraph 0 is read (op inputs, subgraph
-// outputs).
-std::vector<int> UseCounts(const ir::Subgraph& sg) {
+// How many times each tensor of subgraph 0 is read (by ops, each counted
+// once, and as a subgraph output).
+std::vector<int> UseCounts(const ir::Subgraph& sg, const ir::Graph& graph) {
   std::vector<int> uses(sg.tensors.size(), 0);
-  auto use = [&](int32_t t) {
-    if (t >= 0 && static_cast<size_t>(t) < uses.size()) ++uses[t];
-  };
-  for (const ir::Operator& op : sg.operators) {
-    for (int32_t t : op.inputs) use(t);
+  for (size_t t = 0; t < uses.size(); ++t) {
+    uses[t] = static_cast<int>(graph.consumers(static_cast<int32_t>(t)).size());
   }
-  for (int32_t t : sg.outputs) use(t);
+  for (int32_t t : sg.outputs) {
+    if (t >= 0 && static_cast<size_t>(t) < uses.size()) ++uses[t];
+  }
   return uses;
-}
-
-bool Clamps(ir::Activation a) {
-  return a == ir::Activation::kRelu6 || a == ir::Activation::kReluN1To1;
 }
 
 // B reads A's channels: conv / depthwise input channels, or FC columns
 // (a flattened NHWC input puts channel c at every column j with
 // j % channels == c).
 bool ChannelsMatch(const WeightedLayer& a, const WeightedLayer& b) {
-  if (b.kind == ir::OpKind::kFullyConnected) return b.k % a.rows == 0;
+  if (b.layout == ir::WeightLayout::kFullyConnected) {
+    return b.k % a.rows == 0;
+  }
   return b.in_channels == a.rows;
 }
 
 std::vector<Pair> FindPairs(const ir::Model& model, int* skipped_clamped) {
   const ir::Subgraph& sg = model.subgraphs[0];
   const std::vector<WeightedLayer> layers = FindWeightedLayers(model);
-  const std::vector<int> uses = UseCounts(sg);
+  const ir::Graph graph(sg);
+  const std::vector<int> uses = UseCounts(sg, graph);
   std::map<int32_t, const WeightedLayer*> by_input;  // single readers
   for (const WeightedLayer& l : layers) by_input[l.input] = &l;
-  // The single op reading each tensor.
-  std::vector<int> reader(sg.tensors.size(), -1);
-  for (size_t i = 0; i < sg.operators.size(); ++i) {
-    for (int32_t t : sg.operators[i].inputs) {
-      if (t >= 0 && static_cast<size_t>(t) < reader.size()) {
-        reader[t] = static_cast<int>(i);
-      }
-    }
-  }
+  // The op reading a tensor read once (-1: none).
+  auto reader = [&](int32_t t) {
+    const absl::Span<const int> c = graph.consumers(t);
+    return c.empty() ? -1 : c.back();
+  };
   auto only_once = [&](int32_t t) { return t < 0 || uses[t] == 1; };
   std::vector<Pair> pairs;
   for (const WeightedLayer& a : layers) {
     if (!only_once(a.weights) || !only_once(a.bias)) continue;
     int32_t t = a.output;
-    if (uses[t] != 1 || reader[t] < 0) continue;
-    bool clamped = Clamps(a.activation);
-    const ir::Operator* next = &sg.operators[reader[t]];
+    if (uses[t] != 1 || reader(t) < 0) continue;
+    // A clamp with a bound other than 0 does not commute with the scales;
+    // TANH and SIGN_BIT (no clamp) do not either.
+    const std::optional<ir::ClampRange> fused =
+        ir::FusedActivationClamp(a.activation);
+    bool clamped = fused.has_value() && !fused->CommutesWithPositiveScale();
+    const ir::Operator* next = &sg.operators[reader(t)];
     // One standalone activation between the layers.
-    if (next->kind == ir::OpKind::kRelu || next->kind == ir::OpKind::kRelu6 ||
-        next->kind == ir::OpKind::kReluN1To1) {
-      clamped = clamped || next->kind != ir::OpKind::kRelu;
+    if (const ir::OpInfo& info = ir::GetOpInfo(next->kind); info.clamps) {
+      clamped = clamped || !info.clamp.CommutesWithPositiveScale();
       if (next->outputs.size() != 1) continue;
       t = next->outputs[0];
-      if (t < 0 || uses[t] != 1 || reader[t] < 0) continue;
+      if (t < 0 || uses[t] != 1 || reader(t) < 0) continue;
     }
     auto it = by_input.find(t);
-    if (it == by_input.end() || it->second->op_index != reader[t]) continue;
+    if (it == by_input.end() || it->second->op_index != reader(t)) continue;
     const WeightedLayer& b = *it->second;
     if (b.op_index == a.op_index || !only_once(b.weights) ||
         !ChannelsMatch(a, b)) {
       continue;
     }
-    if (a.activation != ir::Activation::kNone &&
-        a.activation != ir::Activation::kRelu && !clamped) {
+    if (!fused.has_value() && !clamped) {
       continue;  // TANH, SIGN_BIT: no positive scale commutes
     }
     if (clamped) {
@@ -109,7 +108,7 @@ std::vector<double> InputRanges(const WeightedLayer& b,
   std::vector<double> r(static_cast<size_t>(channels), 0.0);
   for (int64_t o = 0; o < b.rows; ++o) {
     for (int64_t j = 0; j < b.k; ++j) {
-      const int64_t c = b.kind == ir::OpKind::kFullyConnected
+      const int64_t c = b.layout == ir::WeightLayout::kFullyConnected
                             ? j % channels
                             : b.InputChannel(o, j);
       r[c] = std::max(r[c], std::fabs(double{w[b.WeightIndex(o, j)]}));
@@ -204,7 +203,7 @@ absl::StatusOr<EqualizeResult> EqualizeCrossLayer(ir::Model& model) {
       }
       for (int64_t o = 0; o < p.b.rows; ++o) {
         for (int64_t j = 0; j < p.b.k; ++j) {
-          const int64_t c = p.b.kind == ir::OpKind::kFullyConnected
+          const int64_t c = p.b.layout == ir::WeightLayout::kFullyConnected
                                 ? j % p.a.rows
                                 : p.b.InputChannel(o, j);
           float& x = w2[p.b.WeightIndex(o, j)];

@@ -30,8 +30,11 @@
 namespace qforge::quantizer {
 
 struct EqualizeResult {
-  int pairs = 0;            // pairs equalized
-  int skipped_clamped = 0;  // RELU6 / RELU_N1_TO_1 between the layers
+  int pairs = 0;  // pairs equalized
+  // Pairs with a clamp between the layers that a bound other than 0 keeps
+  // from commuting with the scales (a fused RELU6 or RELU_N1_TO_1, or an op
+  // with such a CLAMP: RELU6, RELU_N1_TO_1, RELU_0_TO_1).
+  int skipped_clamped = 0;
   int sweeps = 0;
   // Mean over equalized pairs and channels of log2(max(r1, r2) / min(r1,
   // r2)) before and after: how unequal the ranges were.

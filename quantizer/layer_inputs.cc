@@ -71,12 +71,12 @@ class CaptureObserver : public runtime::TensorObserver {
     const WeightedLayer& l = captures_[c].layer;
     const float* x = t.Data<float>();
     BlockSums& s = (*sums_)[c];
-    const int64_t channels =
-        l.kind == ir::OpKind::kFullyConnected ? l.k : l.in_channels;
+    const bool flat = l.layout == ir::WeightLayout::kFullyConnected;
+    const int64_t channels = flat ? l.k : l.in_channels;
     const int64_t width = l.kh * l.kw * channels;
     int64_t n = 0, h = 1, w = 1;
     Window wy, wx;
-    if (l.kind == ir::OpKind::kFullyConnected) {
+    if (flat) {
       if (t.NumElements() % l.k != 0) return;
       n = t.NumElements() / l.k;
       wy.out = wx.out = 1;
@@ -191,7 +191,7 @@ absl::StatusOr<std::vector<CapturedInput>> CaptureLayerInputs(
     const WeightedLayer& l = captures[c].layer;
     CapturedInput& o = out[c];
     const int64_t channels =
-        l.kind == ir::OpKind::kFullyConnected ? l.k : l.in_channels;
+        l.layout == ir::WeightLayout::kFullyConnected ? l.k : l.in_channels;
     o.width = l.kh * l.kw * channels;
     o.tap_mean.assign(static_cast<size_t>(o.width), 0.0);
     bool seen = false;

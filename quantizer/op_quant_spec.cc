@@ -12,7 +12,7 @@ struct Row {
   std::optional<OpQuantSpec> spec;
   const char* kernel_only = nullptr;  // why an integer kernel has no spec
   std::optional<HybridSpec> hybrid;
-  int (*version)(const ir::Operator&, OpForm) = nullptr;
+  int (*version)(const ir::Subgraph&, const ir::Operator&, OpForm) = nullptr;
 };
 
 OpQuantSpec Spec(OutputRule output, std::initializer_list<Role> roles,
@@ -103,9 +103,13 @@ std::string NoIntegerFormReason(ir::OpKind kind) {
   return "no integer form in qforge";
 }
 
-int OptionVersion(const ir::Operator& op, OpForm form) {
+int OptionVersion(const ir::Subgraph& sg, const ir::Operator& op, OpForm form) {
   const Row& row = RowOf(op.kind);
-  return row.version != nullptr ? row.version(op, form) : 1;
+  return row.version != nullptr ? row.version(sg, op, form) : 1;
+}
+
+bool WeightsPerTensor(ir::OpKind kind, bool fc_per_tensor) {
+  return fc_per_tensor && kind == ir::OpKind::kFullyConnected;
 }
 
 }  // namespace qforge::quantizer

@@ -72,9 +72,14 @@ std::optional<HybridSpec> GetHybridSpec(ir::OpKind kind);
 // kInt4Weights).
 enum class OpForm : uint8_t { kFloat, kInt8, kInt8W4, kInt16, kHybrid };
 
-// The VER column: the smallest op version the options and optional inputs
-// of `op` need in `form` (TFLite's op_version.cc); 1 when nothing bumps it.
-int OptionVersion(const ir::Operator& op, OpForm form);
+// The VER column: the smallest op version the options, optional inputs and
+// tensor types of `op` (of `sg`) need in `form` (TFLite's op_version.cc); 1
+// when nothing bumps it.
+int OptionVersion(const ir::Subgraph& sg, const ir::Operator& op, OpForm form);
+
+// --fc-per-tensor: whether `kind`'s weights get one scale instead of one per
+// output channel.
+bool WeightsPerTensor(ir::OpKind kind, bool fc_per_tensor);
 
 }  // namespace qforge::quantizer
 

@@ -36,7 +36,8 @@ OpForm FormOf(const ir::Subgraph& sg, const ir::Operator& op) {
 
 }  // namespace
 
-int FullyConnectedVersion(const ir::Operator& op, OpForm form) {
+int FullyConnectedVersion(const ir::Subgraph&, const ir::Operator& op,
+                          OpForm form) {
   const auto fc = ir::OptionsOr<ir::FullyConnectedOptions>(op.options);
   int v = fc.keep_num_dims ? 5 : 1;
   if (op.inputs.size() < 3 || op.inputs[2] < 0) v = std::max(v, 6);
@@ -50,31 +51,37 @@ int FullyConnectedVersion(const ir::Operator& op, OpForm form) {
 
 // TFLite's op_version.cc: int8 CONV_2D and DEPTHWISE_CONV_2D with int4
 // filters are version 7.
-int Int4WeightsVersion(const ir::Operator&, OpForm form) {
+int Int4WeightsVersion(const ir::Subgraph&, const ir::Operator&, OpForm form) {
   return form == OpForm::kInt8W4 ? 7 : 1;
 }
 
-int TransposeConvVersion(const ir::Operator& op, OpForm) {
+int TransposeConvVersion(const ir::Subgraph&, const ir::Operator& op, OpForm) {
   return op.inputs.size() >= 4 && op.inputs[3] >= 0 ? 3 : 1;
 }
 
-int ResizeVersion(const ir::Operator& op, OpForm) {
+int ResizeVersion(const ir::Subgraph&, const ir::Operator& op, OpForm) {
   const auto r = ir::OptionsOr<ir::ResizeOptions>(op.options);
   return r.half_pixel_centers || (r.is_nearest && r.align_corners) ? 3 : 1;
 }
 
-int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
+int QuantizeVersion(const ir::Subgraph& sg, const ir::Operator& op, OpForm) {
+  return TypeAt(sg, op.outputs, 0) == DataType::kInt16 ? 2 : 1;
+}
+
+int DequantizeVersion(const ir::Subgraph& sg, const ir::Operator& op, OpForm) {
   const DataType in0 = TypeAt(sg, op.inputs, 0);
-  const DataType out0 = TypeAt(sg, op.outputs, 0);
-  // The converter ops qforge inserts.
-  if (op.kind == ir::OpKind::kQuantize) return out0 == DataType::kInt16 ? 2 : 1;
-  if (op.kind == ir::OpKind::kDequantize) {
-    return in0 == DataType::kInt16 || in0 == DataType::kFloat16 ? 3
-           : in0 == DataType::kInt8                             ? 2
-                                                                : 1;
+  return in0 == DataType::kInt16 || in0 == DataType::kFloat16 ? 3
+         : in0 == DataType::kInt8                             ? 2
+                                                              : 1;
+}
+
+int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
+  const OpForm form = FormOf(sg, op);
+  // The converter ops qforge inserts: their types alone give the version.
+  if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kConverter)) {
+    return OptionVersion(sg, op, form);
   }
   int v = op.version;
-  const OpForm form = FormOf(sg, op);
   switch (form) {
     case OpForm::kInt8:
     case OpForm::kInt8W4:
@@ -96,7 +103,9 @@ int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op) {
     case OpForm::kFloat:
       break;
   }
-  if (v > 1 || form != OpForm::kFloat) v = std::max(v, OptionVersion(op, form));
+  if (v > 1 || form != OpForm::kFloat) {
+    v = std::max(v, OptionVersion(sg, op, form));
+  }
   return v;
 }
 

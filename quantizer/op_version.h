@@ -15,12 +15,20 @@ namespace qforge::quantizer {
 // than the version it already has.
 int QuantizedOpVersion(const ir::Subgraph& sg, const ir::Operator& op);
 
-// The VER column of the op table (ir/ops.def): versions that options and
-// optional inputs require, as TFLite's op_version.cc.
-int FullyConnectedVersion(const ir::Operator& op, OpForm form);
-int TransposeConvVersion(const ir::Operator& op, OpForm form);
-int ResizeVersion(const ir::Operator& op, OpForm form);
-int Int4WeightsVersion(const ir::Operator& op, OpForm form);
+// The VER column of the op table (ir/ops.def): versions that options,
+// optional inputs and tensor types require, as TFLite's op_version.cc.
+int FullyConnectedVersion(const ir::Subgraph& sg, const ir::Operator& op,
+                          OpForm form);
+int TransposeConvVersion(const ir::Subgraph& sg, const ir::Operator& op,
+                         OpForm form);
+int ResizeVersion(const ir::Subgraph& sg, const ir::Operator& op, OpForm form);
+int Int4WeightsVersion(const ir::Subgraph& sg, const ir::Operator& op,
+                       OpForm form);
+// The converters' versions depend on their types alone.
+int QuantizeVersion(const ir::Subgraph& sg, const ir::Operator& op,
+                    OpForm form);
+int DequantizeVersion(const ir::Subgraph& sg, const ir::Operator& op,
+                      OpForm form);
 
 }  // namespace qforge::quantizer
 

@@ -437,7 +437,7 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
   // step vanishes from the integer sum: quantize it on that grid, where it
   // is exactly 0, rather than on a scale of its own that makes the
   // rescaling extreme.
-  if ((src.kind == ir::OpKind::kAdd || src.kind == ir::OpKind::kSub) &&
+  if (ir::GetOpInfo(src.kind).Has(ir::op_flags::kSumOfInputs) &&
       src.inputs.size() == 2) {
     for (int k = 0; k < 2; ++k) {
       const int32_t c = src.inputs[static_cast<size_t>(k)];
@@ -461,10 +461,9 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
   if (op.weight_input >= 0) {
     const int32_t w = src.inputs[static_cast<size_t>(op.weight_input)];
     const std::vector<int32_t>& wshape = T(w).shape;
-    int axis = spec.weight_axis;
-    if (src.kind == ir::OpKind::kFullyConnected && options_.fc_per_tensor) {
-      axis = -1;
-    }
+    const int axis = WeightsPerTensor(src.kind, options_.fc_per_tensor)
+                         ? -1
+                         : spec.weight_axis;
     op.weight_axis = axis;
     const int64_t channels =
         axis >= 0 && axis < static_cast<int>(wshape.size()) ? wshape[axis] : 1;

@@ -10,6 +10,7 @@
 #include "base/status_macros.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/layer_inputs.h"
+#include "quantizer/op_quant_spec.h"
 #include "quantizer/weighted_layer.h"
 #include "runtime/thread_pool.h"
 
@@ -42,7 +43,7 @@ Eigen::MatrixXf RowInputs(const WeightedLayer& l, const CapturedInput& c,
   Eigen::MatrixXf m(n, l.k);
   for (int64_t i = 0; i < n; ++i) {
     const float* p = c.patches.data() + i * c.width;
-    if (l.kind == ir::OpKind::kDepthwiseConv2D) {
+    if (l.layout == ir::WeightLayout::kDepthwise) {
       const int64_t ch = row / l.multiplier;
       for (int64_t t = 0; t < l.k; ++t) m(i, t) = p[t * l.in_channels + ch];
     } else {
@@ -123,9 +124,8 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     const std::vector<float> w = LayerWeights(model, l.weights);
     RETURN_IF_ERROR(
         CheckFinite(model.subgraphs[0].tensors[l.weights], w, "recover"));
-    const std::vector<float> scales = RowScales(
-        l, w, qmax,
-        options.fc_per_tensor && l.kind == ir::OpKind::kFullyConnected);
+    const std::vector<float> scales =
+        RowScales(l, w, qmax, WeightsPerTensor(l.kind, options.fc_per_tensor));
     // The integers: nearest, or AdaRound's choice.
     std::vector<int32_t> q(w.size());
     for (int64_t r = 0; r < l.rows; ++r) {
@@ -159,7 +159,7 @@ absl::StatusOr<RecoverResult> RecoverWeights(
       problem.qmin = -qmax;
       problem.qmax = qmax;
       problem.target.resize(ref[0].num_patches, l.rows);
-      if (l.kind == ir::OpKind::kDepthwiseConv2D) {
+      if (l.layout == ir::WeightLayout::kDepthwise) {
         for (int64_t r = 0; r < l.rows; ++r) {
           problem.inputs.push_back(RowInputs(l, now[0], r));
           problem.target.col(r) =
@@ -203,7 +203,7 @@ absl::StatusOr<RecoverResult> RecoverWeights(
         double shift = 0;
         for (int64_t j = 0; j < l.k; ++j) {
           const int64_t i = l.WeightIndex(r, j);
-          const int64_t m = l.kind == ir::OpKind::kDepthwiseConv2D
+          const int64_t m = l.layout == ir::WeightLayout::kDepthwise
                                 ? j * l.in_channels + r / l.multiplier
                                 : j;
           shift += double{snapped[i]} * nm.tap_mean[m] -

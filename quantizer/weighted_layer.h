@@ -1,9 +1,11 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The weighted layers the accuracy-recovery passes work on (cross-layer
-// equalization, bias correction, AdaRound): CONV_2D, DEPTHWISE_CONV_2D and
-// FULLY_CONNECTED ops of subgraph 0 with constant, dense float32 weights.
-// Each is seen as rows, one per output channel, over `k` inputs:
+// equalization, bias correction, AdaRound): ops of subgraph 0 whose
+// weights (ops.def WEIGHTS trait) have one of the three layouts below,
+// input 0 being the activation and the weights constant, dense float32
+// (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED). Each is seen as rows, one
+// per output channel, over `k` inputs:
 //   CONV_2D   weights [O, Kh, Kw, I]   row o = W[o, :, :, :]  (k = Kh*Kw*I)
 //   DEPTHWISE weights [1, Kh, Kw, C*M] row c = W[0, :, :, c]  (k = Kh*Kw)
 //   FC        weights [O, I]           row o = W[o, :]        (k = I)
@@ -22,6 +24,7 @@ namespace qforge::quantizer {
 struct WeightedLayer {
   int op_index = -1;
   ir::OpKind kind = ir::OpKind::kConv2D;
+  ir::WeightLayout layout = ir::WeightLayout::kConv;
   int32_t input = -1, weights = -1, bias = -1, output = -1;  // tensors
   int64_t rows = 0, k = 0;
   int64_t in_channels = 0, multiplier = 1;  // multiplier: depthwise only
@@ -32,12 +35,12 @@ struct WeightedLayer {
 
   // Flat index in the weight buffer of row `r`, element `j` in [0, k).
   int64_t WeightIndex(int64_t r, int64_t j) const {
-    return kind == ir::OpKind::kDepthwiseConv2D ? j * rows + r : r * k + j;
+    return layout == ir::WeightLayout::kDepthwise ? j * rows + r : r * k + j;
   }
   // The input channel element `j` of a row reads (the patch layout is
   // [kh, kw, channel] for CONV_2D, [kh, kw] for depthwise).
   int64_t InputChannel(int64_t r, int64_t j) const {
-    if (kind == ir::OpKind::kDepthwiseConv2D) return r / multiplier;
+    if (layout == ir::WeightLayout::kDepthwise) return r / multiplier;
     return j % in_channels;
   }
 };
@@ -47,7 +50,7 @@ struct WeightedLayer {
 std::vector<WeightedLayer> FindWeightedLayers(const ir::Model& model);
 
 // Models that store weights as float16 behind DEQUANTIZE (MediaPipe's):
-// gives each CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED op of subgraph 0
+// gives each op of subgraph 0 with a weighted layer's layout
 // not in `skip` (by op index) its own float32 constant copy of a float16
 // weight or bias, so that FindWeightedLayers sees it and recovery can
 // change it. The DEQUANTIZE ops stay, so op indices do not move; the

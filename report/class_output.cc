@@ -3,6 +3,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "ir/graph.h"
 
 namespace qforge::report {
 
@@ -17,25 +18,21 @@ bool ScoresClasses(const ir::Subgraph& sg, int output) {
   }
   // Each hop moves to an op's first input, so a bounded walk ends even on a
   // malformed graph with a cycle.
+  const ir::Graph graph(sg);
   for (int hop = 0; hop < 8; ++hop) {
-    const ir::Operator* producer = nullptr;
-    for (const ir::Operator& op : sg.operators) {
-      for (int32_t o : op.outputs) {
-        if (o == t) producer = &op;
-      }
-    }
-    if (producer == nullptr || producer->inputs.empty()) return false;
-    const ir::OpKind kind = producer->kind;
-    if (kind == ir::OpKind::kSoftmax || kind == ir::OpKind::kLogSoftmax) {
-      return true;
-    }
+    const int producer = graph.producer(t);
+    if (producer < 0) return false;
+    const ir::Operator& op = sg.operators[static_cast<size_t>(producer)];
+    if (op.inputs.empty()) return false;
+    const ir::OpInfo& info = ir::GetOpInfo(op.kind);
+    if (info.Has(ir::op_flags::kClassScores)) return true;
     // Ops that move or re-encode scores without changing what they mean;
     // any other op makes values that are not (yet) scores.
-    if (kind != ir::OpKind::kReshape && kind != ir::OpKind::kSqueeze &&
-        kind != ir::OpKind::kQuantize && kind != ir::OpKind::kDequantize) {
+    if (!info.Has(ir::op_flags::kShapeOnly) &&
+        !info.Has(ir::op_flags::kConverter)) {
       return false;
     }
-    t = producer->inputs[0];
+    t = op.inputs[0];
   }
   return false;
 }

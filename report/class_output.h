@@ -14,8 +14,9 @@
 namespace qforge::report {
 
 // Whether output `output` of subgraph `sg` (of the float model) holds class
-// scores: it is made by SOFTMAX or LOG_SOFTMAX (looking back through
-// RESHAPE, SQUEEZE, QUANTIZE and DEQUANTIZE), or its name contains "logit"
+// scores: it is made by an op flagged kClassScores (SOFTMAX, LOG_SOFTMAX;
+// ir/ops.def), looking back through ops that only reshape (kShapeOnly) or
+// re-encode (kConverter) their input, or its name contains "logit"
 // (case-insensitive; classifiers that end in raw scores). The shape is
 // checked per sample by ClassCount.
 bool ScoresClasses(const ir::Subgraph& sg, int output);

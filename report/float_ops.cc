@@ -36,8 +36,7 @@ std::vector<FloatOp> FindFloatOps(const ir::Model& model) {
   const ir::Subgraph& sg = model.subgraphs[0];
   for (size_t i = 0; i < sg.operators.size(); ++i) {
     const ir::Operator& op = sg.operators[i];
-    if (op.kind == ir::OpKind::kQuantize || op.kind == ir::OpKind::kDequantize)
-      continue;
+    if (ir::GetOpInfo(op.kind).Has(ir::op_flags::kConverter)) continue;
     bool float_io = false;
     for (int32_t t : op.inputs) float_io |= IsFloatActivation(model, sg, t);
     for (int32_t t : op.outputs) float_io |= IsFloatActivation(model, sg, t);

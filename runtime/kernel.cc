@@ -111,24 +111,24 @@ const KernelDef* FindKernel(const ir::Model& model, const ir::Subgraph& sg,
   };
   const ir::Tensor* out = op.outputs.empty() ? nullptr : tensor(op.outputs[0]);
   const ir::Tensor* in = op.inputs.empty() ? nullptr : tensor(op.inputs[0]);
-  // DEQUANTIZE of a constant is folded by the float kernel; of an
-  // activation it is an integer op.
+  const bool scaled_out = out != nullptr && out->quantization.has_value() &&
+                          out->quantization->HasScale();
+  // A converter is an integer op when an integer activation is on either
+  // side: DEQUANTIZE reads one (of a constant, the float kernel folds it),
+  // QUANTIZE writes one, or requantizes into a scaled int32 tensor.
   const bool integer =
-      op.kind == ir::OpKind::kDequantize
+      ir::GetOpInfo(op.kind).Has(ir::op_flags::kConverter)
           ? (in != nullptr && IsQuantizedInt(*in) &&
              !(in->buffer != 0 && in->buffer < model.buffers.size() &&
-               !model.buffers[in->buffer].data.empty()))
+               !model.buffers[in->buffer].data.empty())) ||
+                (out != nullptr &&
+                 (IsQuantizedInt(*out) ||
+                  (out->type == ir::DataType::kInt32 && scaled_out)))
           : (out != nullptr &&
              (IsQuantizedInt(*out) ||
-              // QUANTIZE may requantize into a scaled int32 tensor.
-              (op.kind == ir::OpKind::kQuantize &&
-               out->type == ir::DataType::kInt32 &&
-               out->quantization.has_value() &&
-               out->quantization->HasScale()) ||
               (OutputTypeFromInputs(op.kind) && in != nullptr &&
                IsQuantizedInt(*in) && out->type == ir::DataType::kFloat32 &&
-               out->quantization.has_value() &&
-               out->quantization->HasScale())));
+               scaled_out)));
   if (integer) {
     if (const KernelDef* k = FindIntegerKernel(op.kind)) return k;
   }

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "ir/clamp.h"
 #include "runtime/legality_rules.h"
 
 namespace qforge::runtime::legality {
@@ -15,7 +17,7 @@ namespace {
 #define RULES(fn) &fn
 #define NO_RULES nullptr
 #define QF_OP(kind, name, code, opts, io, fk, ik, hk, q, ver, batch, rules, \
-              flags)                                                        \
+              ...)                                                          \
   rules,
 const RuleFn kRules[] = {
 #include "ir/ops.def"
@@ -106,26 +108,14 @@ bool IsInt16(const TensorForm& t) {
 }
 
 bool ActivationBoundsFit(ir::Activation act, float output_scale) {
-  float lo = 0.0f, hi = 0.0f;
-  switch (act) {
-    case ir::Activation::kRelu:
-      return true;  // only 0, which always fits
-    case ir::Activation::kRelu6:
-      hi = 6.0f;
-      break;
-    case ir::Activation::kReluN1To1:
-      lo = -1.0f;
-      hi = 1.0f;
-      break;
-    case ir::Activation::kNone:
-    case ir::Activation::kTanh:
-    case ir::Activation::kSignBit:
-      return true;
-  }
+  const std::optional<ir::ClampRange> clamp = ir::FusedActivationClamp(act);
+  if (!clamp.has_value()) return true;  // TANH, SIGN_BIT: no bounds
   // TFLite: TfLiteRound(f / scale) in float, then a range check against
-  // (float)INT32_MIN / (float)INT32_MAX, which is 2^31.
+  // (float)INT32_MIN / (float)INT32_MAX, which is 2^31. An unbounded side
+  // has no such value; a bound of 0 is the zero point, which always fits.
   constexpr float kLimit = 2147483648.0f;
-  for (float v : {lo, hi}) {
+  for (float v : {clamp->lo, clamp->hi}) {
+    if (std::isinf(v) || v == 0.0f) continue;
     const float q = std::round(v / output_scale);
     if (!(q >= -kLimit && q <= kLimit)) return false;
   }
@@ -178,9 +168,11 @@ std::vector<Violation> CheckForm(const OpForm& form) {
   Findings f(form);
   const RuleFn rules = kRules[static_cast<size_t>(form.kind)];
   // Ops with rules are the ones qforge knows LiteRT's int16 forms of; the
-  // others (LSTM, SVDF, custom ops) carry int16 tensors of other kinds.
+  // others (LSTM, SVDF, custom ops) carry int16 tensors of other kinds, and
+  // a converter's other side may be of any scheme (QuantizeRules).
   const bool int16_zero_points =
-      rules != nullptr && form.kind != ir::OpKind::kQuantize;
+      rules != nullptr &&
+      !ir::GetOpInfo(form.kind).Has(ir::op_flags::kConverter);
   for (const std::optional<TensorForm>& t : form.inputs) {
     if (!t.has_value()) continue;
     TensorRules(f, *t);

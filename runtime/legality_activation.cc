@@ -7,7 +7,6 @@
 // (activations.cc, elementwise.cc), which prepare their multipliers in
 // float: a ratio that overflows to inf aborts in QuantizeMultiplier.
 #include <cmath>
-#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "runtime/legality_rules.h"
@@ -54,29 +53,23 @@ void WrapRules(Findings& f, const TensorForm& in, float identity,
   }
 }
 
-void ReluRules(Findings& f) {
+namespace {
+
+// RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1: the op's clamp (ops.def CLAMP);
+// `no_int16`: why LiteRT has no int16 form, or null when it has one.
+void ClampRules(Findings& f, const char* no_int16) {
   const OpForm& op = f.form();
   const Unary u = UnaryOf(op);
   if (!u.ok()) return;
   // activations.cc ReluPrepare: real multiplier = float(input / output).
   const float ratio = u.in->scale() / u.out->scale();
   RatioOverflow(f, ratio, "input / output scale", "activations.cc ReluPrepare");
-  if (op.kind == ir::OpKind::kReluN1To1 && IsInt16(*u.out)) {
-    f.Refused("RELU_N1_TO_1 has no int16 kernel (activations.cc Relu1Eval)");
-  }
-  if (op.kind == ir::OpKind::kRelu0To1 && IsInt16(*u.out)) {
-    f.Refused("RELU_0_TO_1 has no int16 kernel (activations.cc)");
-  }
+  if (no_int16 != nullptr && IsInt16(*u.out)) f.Refused(no_int16);
   // QuantizedReluX: the clamp bounds are zero_point + round(bound / scale)
   // cast to int32; beyond int32 they wrap and the clamp is garbage.
-  const float inf = std::numeric_limits<float>::infinity();
-  const float lo = op.kind == ir::OpKind::kReluN1To1 ? -1.0f : 0.0f;
-  const float hi = op.kind == ir::OpKind::kRelu6       ? 6.0f
-                   : op.kind == ir::OpKind::kReluN1To1 ? 1.0f
-                   : op.kind == ir::OpKind::kRelu0To1  ? 1.0f
-                                                       : inf;
+  const ir::ClampRange clamp = ir::GetOpInfo(op.kind).clamp;
   constexpr float kLimit = 2147483648.0f;
-  for (float b : {lo, hi}) {
+  for (float b : {clamp.lo, clamp.hi}) {
     if (std::isinf(b)) continue;
     if (!(std::fabs(std::round(b / u.out->scale())) < kLimit)) {
       f.Unreliable(absl::StrCat("clamp bound ", Num(b), " / output scale ",
@@ -86,6 +79,18 @@ void ReluRules(Findings& f) {
     }
   }
   WrapRules(f, *u.in, ratio, ratio, op.op_name.c_str());
+}
+
+}  // namespace
+
+void ReluRules(Findings& f) { ClampRules(f, nullptr); }
+
+void ReluN1To1Rules(Findings& f) {
+  ClampRules(f, "RELU_N1_TO_1 has no int16 kernel (activations.cc Relu1Eval)");
+}
+
+void Relu0To1Rules(Findings& f) {
+  ClampRules(f, "RELU_0_TO_1 has no int16 kernel (activations.cc)");
 }
 
 void LeakyReluRules(Findings& f) {

@@ -83,24 +83,39 @@ void ConcatenationRules(Findings& f) {
   }
 }
 
-// Ops whose output must carry input 0's parameters: data movement that
-// XNNPACK or TFLite's Prepare implements as a byte copy.
-void SameParamsRules(Findings& f) {
+namespace {
+
+// Every output of a data-movement op at the parameters of its data input
+// `data` (XNNPACK's byte-copy operators, TFLite's Prepare).
+void OutputsAtInputParams(Findings& f, size_t data) {
   const OpForm& op = f.form();
-  const bool pack = op.kind == ir::OpKind::kPack;
-  const size_t first_data = op.kind == ir::OpKind::kSplit ? 1 : 0;
-  const TensorForm* in = op.in(first_data);
+  const TensorForm* in = op.in(data);
   if (in == nullptr || !in->integer()) return;
   const char* source = "XNNPACK's byte-copy operators / TFLite Prepare";
   for (const TensorForm& out : op.outputs) {
     if (out.integer()) RequireSameParams(f, *in, out, source);
   }
-  if (pack) {
-    for (size_t i = 1; i < op.inputs.size(); ++i) {
-      const TensorForm* other = op.in(i);
-      if (other != nullptr && other->integer() && op.out(0) != nullptr) {
-        RequireSameParams(f, *other, *op.out(0), "pack.cc Prepare");
-      }
+}
+
+}  // namespace
+
+// Ops whose output must carry input 0's parameters: data movement that
+// XNNPACK or TFLite's Prepare implements as a byte copy.
+void SameParamsRules(Findings& f) { OutputsAtInputParams(f, 0); }
+
+// SPLIT: input 0 is the axis, input 1 the data.
+void SplitRules(Findings& f) { OutputsAtInputParams(f, 1); }
+
+// PACK: and every other input at the output's parameters too.
+void PackRules(Findings& f) {
+  OutputsAtInputParams(f, 0);
+  const OpForm& op = f.form();
+  const TensorForm* in = op.in(0);
+  if (in == nullptr || !in->integer()) return;
+  for (size_t i = 1; i < op.inputs.size(); ++i) {
+    const TensorForm* other = op.in(i);
+    if (other != nullptr && other->integer() && op.out(0) != nullptr) {
+      RequireSameParams(f, *other, *op.out(0), "pack.cc Prepare");
     }
   }
 }

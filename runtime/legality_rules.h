@@ -28,6 +28,8 @@ void MulRules(Findings& f);
 void MeanRules(Findings& f);
 // legality_activation.cc
 void ReluRules(Findings& f);
+void ReluN1To1Rules(Findings& f);
+void Relu0To1Rules(Findings& f);
 void LeakyReluRules(Findings& f);
 void PreluRules(Findings& f);
 void HardSwishRules(Findings& f);
@@ -40,6 +42,8 @@ void AveragePoolRules(Findings& f);
 void MaxPoolRules(Findings& f);
 void ConcatenationRules(Findings& f);
 void SameParamsRules(Findings& f);
+void SplitRules(Findings& f);
+void PackRules(Findings& f);
 void Int8OnlyRules(Findings& f);
 void QuantizeRules(Findings& f);
 

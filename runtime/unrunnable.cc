@@ -43,10 +43,9 @@ std::vector<int> CalledSubgraphs(const ir::Operator& op) {
   if (const auto* c = std::get_if<ir::CallOnceOptions>(&op.options)) {
     return {c->init_subgraph};
   }
-  if (op.kind == ir::OpKind::kStablehloComposite) {
-    if (const std::optional<int32_t> d = CompositeDecompositionSubgraph(op))
-      return {*d};
-  }
+  // STABLEHLO_COMPOSITE: its options2 table names the decomposition.
+  if (const std::optional<int32_t> d = CompositeDecompositionSubgraph(op))
+    return {*d};
   return {};
 }
 

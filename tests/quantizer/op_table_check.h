@@ -32,6 +32,11 @@ struct TableRow {
   bool rules = false;
   bool version_fn = false;  // a VER(fn) column
   bool int4 = false;        // FLAGS has kInt4Weights
+  // Traits.
+  bool clamp = false;  // CLAMP(lo, hi)
+  float clamp_lo = 0.0f, clamp_hi = 0.0f;
+  int weights_input = -1;  // WEIGHTS(input, layout)
+  ir::WeightLayout weight_layout = ir::WeightLayout::kNone;
 };
 
 // Every broken rule, one line each ("ROW: what is wrong"); empty when the

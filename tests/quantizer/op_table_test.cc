@@ -8,6 +8,7 @@
 // (testdata/broken_ops.def) shows each rule catches what it should.
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -55,6 +56,21 @@ std::vector<std::string> CheckOpTable(const std::vector<TableRow>& rows) {
       has_weight |= role == quantizer::Role::kWeight;
     }
     if (has_weight && r.weight_axis < 0) fail(r, "Weight role without an axis");
+    const bool weights = r.weight_layout != ir::WeightLayout::kNone;
+    if (has_weight && !weights) fail(r, "Weight role without a WEIGHTS trait");
+    if (spec && weights) {
+      const size_t w = static_cast<size_t>(std::max(r.weights_input, 0));
+      if (r.roles.empty() || r.roles[std::min(w, r.roles.size() - 1)] !=
+                                 quantizer::Role::kWeight) {
+        fail(r, "WEIGHTS' input is not a Weight in Q");
+      } else if (r.weight_axis >= 0 &&
+                 r.weight_axis != ir::OutputChannelAxis(r.weight_layout)) {
+        fail(r, "Q's weight axis is not WEIGHTS' output-channel axis");
+      }
+    }
+    if (r.clamp && !(r.clamp_lo < r.clamp_hi)) {
+      fail(r, "CLAMP's lower bound is not below its upper bound");
+    }
     if (r.hybrid) {
       const size_t w = static_cast<size_t>(std::max(r.hybrid_weight, 0));
       const bool weight =
@@ -116,6 +132,11 @@ TEST(OpTableTest, BrokenTableFailsEveryRule) {
       "RulesWithoutSpec: RULES on an op the quantizer never emits",
       "Int4WithoutWeight: kInt4Weights needs a Weight input and a VER "
       "column (the int4 form's op version)",
+      "WeightRoleWithoutWeights: Weight role without a WEIGHTS trait",
+      "WeightsNotInSpec: WEIGHTS' input is not a Weight in Q",
+      "WeightAxisDisagrees: Q's weight axis is not WEIGHTS' output-channel "
+      "axis",
+      "ClampReversed: CLAMP's lower bound is not below its upper bound",
       "Fine: kind listed twice",
       "Fine: builtin code listed twice"};
   std::sort(problems.begin(), problems.end());
@@ -150,6 +171,13 @@ TEST(OpTableTest, RegistriesAgreeWithTheTable) {
       }
     }
     EXPECT_EQ(quantizer::GetHybridSpec(kind).has_value(), r.hybrid);
+    EXPECT_EQ(info.clamps, r.clamp);
+    if (r.clamp) {
+      EXPECT_EQ(info.clamp.lo, r.clamp_lo);
+      EXPECT_EQ(info.clamp.hi, r.clamp_hi);
+    }
+    EXPECT_EQ(info.weight_input, r.weights_input);
+    EXPECT_EQ(info.weight_layout, r.weight_layout);
     const bool kernel_only_reason =
         quantizer::NoIntegerFormReason(kind).find("does not quantize") !=
         std::string::npos;
