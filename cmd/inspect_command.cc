@@ -11,6 +11,7 @@
 #include "cmd/cli_flags.h"
 #include "cmd/command.h"
 #include "cmd/model_summary.h"
+#include "cmd/runtime_summary.h"
 #include "formats/tflite_reader.h"
 
 namespace qforge::cmd {
@@ -20,6 +21,7 @@ struct InspectArgs {
   std::string model;
   bool json = false;
   bool ops = false;
+  std::string runtime;  // "": no runtime summary
 };
 
 // Subgraph 0's ops by index, as quantize's --float-op / --int16-op and the
@@ -71,6 +73,11 @@ absl::Status RunInspect(const InspectArgs& args) {
   nlohmann::ordered_json summary =
       SummarizeModel(file.model, args.model, file.bytes().size());
   if (args.ops) summary["op_list"] = OpList(file.model);
+  if (!args.runtime.empty()) {
+    ASSIGN_OR_RETURN(const runtime::Runtime rt,
+                     runtime::ParseRuntime(args.runtime));
+    summary["runtime"] = SummarizeRuntime(file.model, rt);
+  }
   if (args.json) {
     // Every string is valid UTF-8 already (model_summary.cc); replacing
     // keeps a missed one from aborting.
@@ -80,6 +87,9 @@ absl::Status RunInspect(const InspectArgs& args) {
   } else {
     std::cout << RenderSummaryText(summary);
     if (args.ops) std::cout << OpListText(summary["op_list"]);
+    if (!args.runtime.empty()) {
+      std::cout << RenderRuntimeText(summary["runtime"]);
+    }
   }
   return absl::OkStatus();
 }
@@ -98,6 +108,11 @@ void RegisterInspect(CLI::App& app, CommandContext& ctx) {
                 "Also list subgraph 0's ops by index with their input and "
                 "output tensors (the indices quantize's --float-op and "
                 "--int16-op take)");
+  sub->add_option("--runtime", args->runtime,
+                  "Also say how the model runs there: litert (estimated "
+                  "latency, ops off XNNPACK and why), tflm or armnn (ops "
+                  "the runtime cannot run)")
+      ->check(CLI::IsMember({"litert", "tflm", "armnn"}));
   SetExample(sub, "qforge inspect model.tflite --ops");
   sub->callback([args, &ctx]() { ctx.status = RunInspect(*args); });
 }

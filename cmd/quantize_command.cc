@@ -76,6 +76,13 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "int8|int16x8|dynamic|float16 (default: the recipe's, "
                   "else int8)")
       ->check(CLI::IsMember({"int8", "int16x8", "dynamic", "float16"}));
+  sub->add_option("--runtime", args->runtime,
+                  "Where the model will run: litert (LiteRT with XNNPACK: "
+                  "plans ranked by estimated latency), tflm (TFLite Micro: "
+                  "integer only) or armnn (Arm NN 20.08); the forms written "
+                  "run there and in LiteRT (docs/runtimes.md)")
+      ->check(CLI::IsMember({"litert", "tflm", "armnn"}))
+      ->capture_default_str();
   sub->add_option("--input-type", args->input_type, "float32|int8|uint8|int16")
       ->check(CLI::IsMember({"float32", "int8", "uint8", "int16"}));
   sub->add_option("--output-type", args->output_type,

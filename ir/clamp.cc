@@ -1,6 +1,10 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "ir/clamp.h"
 
+#include <type_traits>
+#include <utility>
+#include <variant>
+
 namespace qforge::ir {
 
 std::optional<ClampRange> FusedActivationClamp(Activation activation) {
@@ -19,6 +23,29 @@ std::optional<ClampRange> FusedActivationClamp(Activation activation) {
       return std::nullopt;
   }
   return std::nullopt;
+}
+
+namespace {
+
+template <typename T, typename = void>
+struct HasActivation : std::false_type {};
+template <typename T>
+struct HasActivation<T, std::void_t<decltype(std::declval<T>().activation)>>
+    : std::true_type {};
+
+}  // namespace
+
+Activation FusedActivationOf(const Options& options) {
+  return std::visit(
+      [](const auto& o) -> Activation {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (HasActivation<T>::value) {
+          return static_cast<Activation>(o.activation);
+        } else {
+          return Activation::kNone;
+        }
+      },
+      options);
 }
 
 }  // namespace qforge::ir

@@ -32,6 +32,10 @@ struct ClampRange {
 // are not clamps.
 std::optional<ClampRange> FusedActivationClamp(Activation activation);
 
+// The fused activation an op's options carry (CONV_2D, ADD, POOL, ...);
+// kNone for options without one.
+Activation FusedActivationOf(const Options& options);
+
 }  // namespace qforge::ir
 
 #endif  // QFORGE_IR_CLAMP_H_

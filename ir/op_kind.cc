@@ -21,6 +21,13 @@ constexpr OpInfo kOpTable[] = {
 #define CLAMP(low, high) r.clamps = true, r.clamp.lo = low, r.clamp.hi = high
 #define WEIGHTS(input, layout) \
   r.weight_input = input, r.weight_layout = WeightLayout::k##layout
+// The runtime profiles' traits are the runtime's to read
+// (runtime/profile.cc, runtime/fast_path.cc).
+#define XNN(fn) (void)0
+#define TFLM(types) (void)0
+#define TFLM_RULES(fn) (void)0
+#define ARMNN(types) (void)0
+#define ARMNN_RULES(fn) (void)0
 #define QF_OP(kind, name, code, opts, io, fk, ik, hk, q, ver, batch, rules, \
               flags, ...)                                                   \
   [] {                                                                      \
@@ -35,6 +42,11 @@ constexpr OpInfo kOpTable[] = {
 #undef FLAGS
 #undef CLAMP
 #undef WEIGHTS
+#undef XNN
+#undef TFLM
+#undef TFLM_RULES
+#undef ARMNN
+#undef ARMNN_RULES
     {OpKind::kOtherBuiltin, "BUILTIN", -1, 0, -1, 0, -1},
     {OpKind::kCustom, "CUSTOM", -1, 0, -1, 0, -1},
 };

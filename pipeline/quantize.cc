@@ -94,6 +94,31 @@ struct Resolved {
   bool needs_stats = false;  // int8 / int16x8
 };
 
+// The schemes and forms a runtime profile has no kernels for.
+absl::Status CheckRuntime(const QuantizeJob& job,
+                          const quantizer::QuantizeOptions& options) {
+  if (options.runtime == runtime::Runtime::kLitert) return absl::OkStatus();
+  const char* who = options.runtime == runtime::Runtime::kTflm ? "TFLite Micro"
+                                                               : "Arm NN 20.08";
+  if (options.scheme == quantizer::Scheme::kDynamic ||
+      options.scheme == quantizer::Scheme::kFloat16) {
+    return UsageError(absl::StrCat("--runtime ", job.runtime, ": ", who,
+                                   " has no ",
+                                   options.scheme == quantizer::Scheme::kDynamic
+                                       ? "dynamic-range (hybrid) kernels"
+                                       : "float16 weights",
+                                   "; use --scheme int8 or int16x8"));
+  }
+  if (options.float16_float_weights) {
+    return UsageError(absl::StrCat("--float-weights float16: ", who,
+                                   " has no float16 tensors"));
+  }
+  if (options.runtime == runtime::Runtime::kArmnn && options.weight_bits == 4) {
+    return UsageError("--weight-bits 4: Arm NN 20.08 has no int4 tensors");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
   Resolved r;
   quantizer::QuantizeOptions& options = r.options;
@@ -131,6 +156,7 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
     options.rules.push_back({s, "int16", "--int16-op"});
   }
   ASSIGN_OR_RETURN(options.scheme, quantizer::ParseScheme(r.scheme));
+  ASSIGN_OR_RETURN(options.runtime, runtime::ParseRuntime(job.runtime));
   const bool integer = options.scheme == quantizer::Scheme::kInt8 ||
                        options.scheme == quantizer::Scheme::kInt16x8;
   if (!options.rules.empty() && !integer) {
@@ -161,6 +187,9 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
   options.exclude = job.float_ops;
   options.strict = job.strict;
   options.fc_per_tensor = job.fc_per_tensor;
+  RETURN_IF_ERROR(CheckRuntime(job, options));
+  // Arm NN 20.08 aborts on per-channel FULLY_CONNECTED weights.
+  if (options.runtime == runtime::Runtime::kArmnn) options.fc_per_tensor = true;
   r.needs_stats = integer;
   return r;
 }

@@ -140,6 +140,7 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
       {"output", job.output},
       {"method", job.method},
       {"scheme", job.scheme},
+      {"runtime", job.runtime},
       {"input_type", job.input_type},
       {"output_type", job.output_type},
       {"float_ops", job.float_ops},
@@ -195,6 +196,7 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
     r.Get("output", job.output);
     r.Get("method", job.method);
     r.Get("scheme", job.scheme);
+    r.Get("runtime", job.runtime);
     r.Get("input_type", job.input_type);
     r.Get("output_type", job.output_type);
     r.Get("float_ops", job.float_ops);

@@ -41,6 +41,7 @@ struct QuantizeJob {
   std::string output;  // the quantized .tflite
   std::string method;  // "": mse on exact histograms, else minmax
   std::string scheme;  // "": the recipe's, else int8
+  std::string runtime = "litert";  // litert | tflm | armnn
   std::string input_type = "float32";
   std::string output_type = "float32";
   // Per-op precision, as --float-op, --int8-op, --int4-op, --int16-op

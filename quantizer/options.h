@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "calibration/range.h"
 #include "ir/model.h"
+#include "runtime/profile.h"
 
 namespace qforge::quantizer {
 
@@ -33,6 +34,9 @@ struct PrecisionRule {
 
 struct QuantizeOptions {
   Scheme scheme = Scheme::kInt8;
+  // Where the model will run: its forms must run there too (and in
+  // LiteRT); tflm takes no float op (runtime/profile.h).
+  runtime::Runtime runtime = runtime::Runtime::kLitert;
   calibration::RangeSpec range;
   // Types of the model's inputs and outputs: float32 (QUANTIZE/DEQUANTIZE
   // inside the model), int8 / uint8 (int8 scheme), int16 (int16x8).

@@ -14,6 +14,7 @@
 #include "quantizer/graph_edit.h"
 #include "quantizer/largest_values.h"
 #include "runtime/legality.h"
+#include "runtime/profile.h"
 
 namespace qforge::quantizer {
 namespace {
@@ -504,7 +505,7 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
                                        WeightQMax(op.weight_bits));
     // LiteRT's integer CONV_2D / DEPTHWISE_CONV_2D need a bias input.
     const size_t slot = static_cast<size_t>(op.weight_input) + 1;
-    if (ir::GetOpInfo(src.kind).Has(ir::op_flags::kIntNeedsBias) &&
+    if (runtime::NeedsBias(options_.runtime, src.kind) &&
         (slot >= src.inputs.size() || src.inputs[slot] < 0)) {
       op.add_zero_bias = true;
       op.bias_input = static_cast<int>(slot);
@@ -584,14 +585,18 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
       std::vector<float> values;
       if (t >= 0) values = FloatValues(model_, T(t));
       const size_t n = std::max(values.size(), op.weight_scales.size());
+      // As the rewrite writes it: one scale per weight scale.
+      const bool per_channel = op.weight_scales.size() > 1;
       for (size_t c = 0; c < n; ++c) {
         const float ws =
             op.weight_scales.empty()
                 ? 1.0f
                 : op.weight_scales[std::min(c, op.weight_scales.size() - 1)];
         const float s = std::max(in_scale * ws, numerics::kMinScale);
-        b.scales.push_back(s);
-        b.zero_points.push_back(0);
+        if (per_channel || c == 0) {
+          b.scales.push_back(s);
+          b.zero_points.push_back(0);
+        }
         const double v = c < values.size() ? values[c] : 0.0;
         // A NaN bias (or scale) has no integer value; the quantizer refuses
         // NaN constants elsewhere, here it must only not be UB.
@@ -637,10 +642,10 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
   }
   (void)spec;
   for (const LegalityForm& q : quantizes) {
-    const auto v = runtime::legality::CheckForm(q);
+    const auto v = runtime::CheckForm(options_.runtime, q);
     if (!v.empty()) return runtime::legality::Describe(v[0]);
   }
-  const auto v = runtime::legality::CheckForm(form);
+  const auto v = runtime::CheckForm(options_.runtime, form);
   if (!v.empty()) return runtime::legality::Describe(v[0]);
   return "";
 }
@@ -654,6 +659,20 @@ absl::Status Planner::Plan(QuantPlan& plan) {
     const OpQuantSpec spec = *GetOpQuantSpec(sg_.operators[i].kind);
     RETURN_IF_ERROR(PlanOp(i, spec, op));
     std::string why = Illegal(i, spec, op);
+    if (!why.empty() && op.weight_bits == 4) {
+      // The runtime refuses the op's int4 form (TFLM's per-channel int4
+      // FULLY_CONNECTED): int8 weights, before giving up on integer.
+      const std::string int4 = why;
+      weight_bits_[i] = 8;
+      op = OpPlan{};
+      op.precision = Precision::kInt8;
+      RETURN_IF_ERROR(PlanOp(i, spec, op));
+      why = Illegal(i, spec, op);
+      if (why.empty()) {
+        op.notes.push_back("int8 weights: the int4 form is refused (" + int4 +
+                           ")");
+      }
+    }
     if (why.empty()) why = DroppedConstantNeeded(i, plan);
     if (why.empty()) why = FloatIsland(i, plan);
     if (!why.empty()) {

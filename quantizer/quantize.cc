@@ -73,6 +73,41 @@ void AddUint8Borders(ir::Model& model, bool inputs, bool outputs) {
   }
 }
 
+// Arm NN's parser refuses an omitted input (TfLiteParser.cpp GetInputs):
+// the float weighted ops that need a bias there (runtime::NeedsBias) get
+// a zero one, which computes the same.
+void AddZeroFloatBiases(ir::Model& model, runtime::Runtime rt) {
+  ir::Subgraph& sg = model.subgraphs[0];
+  for (ir::Operator& op : sg.operators) {
+    const ir::OpInfo& info = ir::GetOpInfo(op.kind);
+    if (info.weight_input < 0 || !runtime::NeedsBias(rt, op.kind)) continue;
+    const size_t w = static_cast<size_t>(info.weight_input);
+    const size_t slot = w + 1;
+    if (w >= op.inputs.size() || op.inputs[w] < 0 ||
+        (slot < op.inputs.size() && op.inputs[slot] >= 0) ||
+        op.outputs.empty() || op.outputs[0] < 0) {
+      continue;
+    }
+    const ir::Tensor& weights = sg.tensors[static_cast<size_t>(op.inputs[w])];
+    const int axis = ir::OutputChannelAxis(info.weight_layout);
+    if (weights.type != ir::DataType::kFloat32 || axis < 0 ||
+        static_cast<size_t>(axis) >= weights.shape.size()) {
+      continue;
+    }
+    const int32_t channels = weights.shape[static_cast<size_t>(axis)];
+    const int32_t zero =
+        AddTensorLike(sg, sg.tensors[static_cast<size_t>(op.outputs[0])],
+                      ir::DataType::kFloat32, "_zero_bias");
+    sg.tensors[static_cast<size_t>(zero)].shape = {channels};
+    sg.tensors[static_cast<size_t>(zero)].shape_signature.clear();
+    sg.tensors[static_cast<size_t>(zero)].quantization.reset();
+    sg.tensors[static_cast<size_t>(zero)].buffer = AddTypedBuffer(
+        model, std::vector<float>(static_cast<size_t>(channels), 0.0f));
+    op.inputs.resize(std::max(op.inputs.size(), slot + 1), -1);
+    op.inputs[slot] = zero;
+  }
+}
+
 // The float ops of an int8 / int16x8 plan whose weights are float16 (a
 // "float16" rule, or --float-weights float16 unless a "float32" rule says
 // otherwise) get their float32 constants as float16 behind DEQUANTIZE.
@@ -197,6 +232,9 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       RETURN_IF_ERROR(
           Float16Weights(planned, plan, requests, options, from_half, result));
       if (u8_in || u8_out) AddUint8Borders(result.model, u8_in, u8_out);
+      if (options.runtime == runtime::Runtime::kArmnn) {
+        AddZeroFloatBiases(result.model, options.runtime);
+      }
       break;
     }
     case Scheme::kDynamic:
@@ -206,15 +244,18 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       RETURN_IF_ERROR(Float16Pass(result.model, excluded, result));
       break;
   }
-  if (options.strict && !result.kept_float.empty()) {
+  // A TFLM target runs integer only (microcontrollers without an FPU):
+  // an op that cannot be integer there fails as --strict does.
+  const bool integer_only = options.runtime == runtime::Runtime::kTflm;
+  if ((options.strict || integer_only) && !result.kept_float.empty()) {
     std::vector<std::string> ops;
     for (const KeptFloat& k : result.kept_float) {
       ops.push_back(
           absl::StrCat(k.op_index, " ", k.op_name, " (", k.reason, ")"));
     }
-    return absl::UnimplementedError(
-        absl::StrCat("--strict: ", ops.size(),
-                     " ops would stay float: ", absl::StrJoin(ops, "; ")));
+    return absl::UnimplementedError(absl::StrCat(
+        options.strict ? "--strict: " : "--runtime tflm (integer only): ",
+        ops.size(), " ops would stay float: ", absl::StrJoin(ops, "; ")));
   }
   for (ir::Subgraph& sg : result.model.subgraphs) {
     for (ir::Operator& op : sg.operators)

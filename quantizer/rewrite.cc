@@ -136,13 +136,14 @@ absl::Status Rewriter::QuantizeBias(ir::Operator& op, const OpPlan& plan,
                                     float input_scale, bool wide) {
   const size_t k = static_cast<size_t>(plan.bias_input);
   if (plan.add_zero_bias) {
+    // One zero per output channel, whether the weights are quantized per
+    // channel or (FULLY_CONNECTED on Arm NN) per tensor.
     const std::vector<int32_t> wshape =
         sg_.tensors[op.inputs[static_cast<size_t>(plan.weight_input)]].shape;
+    const int axis =
+        ir::OutputChannelAxis(ir::GetOpInfo(op.kind).weight_layout);
     const int64_t channels =
-        plan.weight_axis >= 0 &&
-                plan.weight_axis < static_cast<int>(wshape.size())
-            ? wshape[plan.weight_axis]
-            : 1;
+        axis >= 0 && axis < static_cast<int>(wshape.size()) ? wshape[axis] : 1;
     const int32_t zero = AddTensorLike(sg_, sg_.tensors[op.outputs[0]],
                                        ir::DataType::kFloat32, "_zero_bias");
     sg_.tensors[zero].shape = {static_cast<int32_t>(channels)};

@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # Installs what qforge needs on Debian 12 (only what is missing), and the
 # pinned npm packages of the LiteRT interop tests when Node.js is present.
+#   --with-armnn  also Debian's Arm NN 20.08 (Python bindings, TfLite
+#                 parser, CpuRef backend), which the Arm NN interop test
+#                 runs qforge's models in (scripts/test.sh asks for it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+with_armnn=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-armnn) with_armnn=1 ;;
+    *) echo "usage: scripts/install_deps.sh [--with-armnn]" >&2; exit 1 ;;
+  esac
+done
 
 packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
@@ -11,6 +21,10 @@ packages=(
   libbenchmark-dev zlib1g-dev libxxhash-dev libjpeg62-turbo-dev parallel
   ninja-build
 )
+if [ "$with_armnn" = 1 ]; then
+  packages+=(python3-pyarmnn libarmnn-cpuref-backend22 libarmnntfliteparser22
+             python3-numpy)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

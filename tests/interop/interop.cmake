@@ -29,6 +29,26 @@ add_test(NAME interop_int_vs_litert
 set_tests_properties(interop_int_vs_litert PROPERTIES
                      LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 900)
 
+# quantize --runtime tflm: the models run in TensorFlow Lite Micro, outputs
+# bit-exact with qforge --rounding double (docs/runtimes.md).
+add_test(NAME interop_tflm_profile
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tflm_profile.sh
+                 $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/testdata
+                 ${CMAKE_SOURCE_DIR}/../shared/corpus
+                 ${CMAKE_SOURCE_DIR}/../shared/tools/tflm/bin/tflm_run)
+set_tests_properties(interop_tflm_profile PROPERTIES
+                     LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# quantize --runtime armnn: the models run in Arm NN 20.08 (CpuRef) with
+# LiteRT's top-1 class (docs/runtimes.md).
+add_test(NAME interop_armnn_profile
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/armnn_profile.sh
+                 $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/testdata
+                 ${CMAKE_SOURCE_DIR}/../shared/corpus
+                 ${CMAKE_SOURCE_DIR}/../shared/tools/armnn/run.py)
+set_tests_properties(interop_armnn_profile PROPERTIES
+                     LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # Legality property test (docs/legality.md): random single-op models across
 # extreme calibration ranges, quantized by qforge, must run in LiteRT within
 # 1 LSB of qforge's interpreter. 300 cases per scheme by default; the long

@@ -37,6 +37,10 @@ struct TableRow {
   float clamp_lo = 0.0f, clamp_hi = 0.0f;
   int weights_input = -1;  // WEIGHTS(input, layout)
   ir::WeightLayout weight_layout = ir::WeightLayout::kNone;
+  // Runtime profiles' traits.
+  bool xnn = false;                         // XNN(fn)
+  bool tflm = false, tflm_rules = false;    // TFLM(types), TFLM_RULES(fn)
+  bool armnn = false, armnn_rules = false;  // ARMNN(types), ARMNN_RULES(fn)
 };
 
 // Every broken rule, one line each ("ROW: what is wrong"); empty when the

@@ -89,6 +89,8 @@ std::vector<std::string> CheckOpTable(const std::vector<TableRow>& rows) {
     if (r.rules && r.quant == QuantColumn::kNone) {
       fail(r, "RULES on an op the quantizer never emits");
     }
+    if (r.tflm_rules && !r.tflm) fail(r, "TFLM_RULES without TFLM types");
+    if (r.armnn_rules && !r.armnn) fail(r, "ARMNN_RULES without ARMNN types");
   }
   return problems;
 }

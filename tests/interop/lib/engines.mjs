@@ -17,9 +17,12 @@ export const NODE_MODULES = path.join(here, '..', 'node_modules');
 const BUILDS = {
   // 'compat' builds: no relaxed SIMD, no threads, so they run on stock Node 20.
   litert: { dir: path.join(NODE_MODULES, '@litertjs', 'core', 'wasm'), base: 'litert_wasm_compat_internal', pkg: '@litertjs/core' },
+  // The SIMD build users' browsers run (relaxed SIMD): for timing only; on
+  // Node 20 it needs `node --experimental-wasm-relaxed-simd`.
+  'litert-simd': { dir: path.join(NODE_MODULES, '@litertjs', 'core', 'wasm'), base: 'litert_wasm_internal', pkg: '@litertjs/core' },
   'tfjs-tflite': { dir: path.join(NODE_MODULES, '@tensorflow', 'tfjs-tflite', 'wasm'), base: 'tflite_web_api_cc', pkg: '@tensorflow/tfjs-tflite' },
 };
-export const RUNTIMES = Object.keys(BUILDS);
+export const RUNTIMES = ['litert', 'tfjs-tflite'];
 
 const loaded = new Map(); // runtime -> Promise<{ factory, module, version }>
 
@@ -104,10 +107,10 @@ function litertTensorType(tt) {
  * Runs signature 0.
  */
 export class LiteRtSession {
-  static async open(bytes, { log, poison, poisonBytes } = {}) {
+  static async open(bytes, { log, poison, poisonBytes, build = 'litert' } = {}) {
     const s = new LiteRtSession();
     s.runtime = 'litert';
-    const w = (s.w = await instantiate('litert', log));
+    const w = (s.w = await instantiate(build, log));
     w.setupLogging();
     poisonHeap(w, poison, poisonBytes);
     s.env = w.LiteRtEnvironment.create(null); // null: no WebGPU device
