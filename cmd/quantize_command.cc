@@ -34,6 +34,15 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
   std::fprintf(stderr, "  size: %zu -> %zu bytes (%.1f%%)\n", o.input_bytes,
                o.output_bytes,
                100.0 * o.output_bytes / std::max<size_t>(1, o.input_bytes));
+  if (!o.latency.has_value()) return;
+  const pipeline::QuantizeOutcome::Latency& l = *o.latency;
+  std::fprintf(stderr,
+               "  LiteRT (estimated, one thread): %.3f -> %.3f ms; %d of %d "
+               "ops on XNNPACK in %d partitions\n",
+               l.float_ms, l.quantized_ms, l.xnnpack_ops, l.ops, l.partitions);
+  for (const std::string& line : l.off_fast_path) {
+    std::fprintf(stderr, "  builtin kernels: %s\n", line.c_str());
+  }
 }
 
 absl::Status RunQuantize(const pipeline::QuantizeJob& job,
@@ -144,6 +153,10 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "precision), to reuse or edit");
   sub->add_flag("--strict", args->strict,
                 "Fail (exit 3) if any op stays float");
+  sub->add_flag("--keep-integer", args->keep_integer,
+                "Give every op with an integer form that form, even where "
+                "LiteRT runs its float form faster on XNNPACK (int8 PRELU, "
+                "SOFTMAX, AVERAGE_POOL_2D, ...; docs/runtimes.md)");
   sub->add_flag("--fc-per-tensor", args->fc_per_tensor,
                 "FULLY_CONNECTED weights per tensor instead of per channel");
   AddRecoveryFlags(sub, args->recovery);

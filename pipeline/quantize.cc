@@ -15,6 +15,7 @@
 #include "calibration/stats_file.h"
 #include "formats/tflite_reader.h"
 #include "formats/tflite_writer.h"
+#include "pipeline/fast_path_plan.h"
 #include "pipeline/float_region.h"
 #include "pipeline/precision_search.h"
 #include "pipeline/report_job.h"
@@ -23,6 +24,7 @@
 #include "quantizer/quantize.h"
 #include "quantizer/recipe.h"
 #include "report/render.h"
+#include "runtime/latency.h"
 
 namespace qforge::pipeline {
 namespace {
@@ -423,6 +425,50 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
   return std::move(found->result);
 }
 
+// Quantizes with the options asked; for litert, with the ops XNNPACK runs
+// only in float kept float where that makes the model faster.
+absl::StatusOr<quantizer::QuantizeResult> QuantizeForRuntime(
+    Run& run, QuantizeOutcome& outcome) {
+  const calibration::StatsFile* stats = run.stats ? &*run.stats : nullptr;
+  quantizer::QuantizeOptions& options = run.resolved.options;
+  FastPathPlan fast;
+  if (!run.job.keep_integer && !run.job.strict) {
+    ASSIGN_OR_RETURN(fast, PlanForFastPath(run.work, stats, options));
+  }
+  if (!fast.ops.empty()) {
+    options.rules.insert(options.rules.end(), fast.rules.begin(),
+                         fast.rules.end());
+    run.hooks.Note(absl::StrFormat(
+        "runtime litert: %zu ops kept float, where XNNPACK runs them "
+        "(%s%s): estimated %.3f -> %.3f ms",
+        fast.ops.size(), fast.ops.front(), fast.ops.size() > 1 ? ", ..." : "",
+        fast.ms_before, fast.ms_after));
+    outcome.latency.emplace();
+    outcome.latency->kept_float_for_speed = fast.ops;
+  }
+  return quantizer::Quantize(run.work, stats, options);
+}
+
+void EstimateLatency(const Run& run, const ir::Model& quantized,
+                     QuantizeOutcome& outcome) {
+  if (!outcome.latency.has_value()) outcome.latency.emplace();
+  QuantizeOutcome::Latency& l = *outcome.latency;
+  l.float_ms = runtime::EstimateLitertLatency(run.model()).ms;
+  const runtime::LatencyEstimate est =
+      runtime::EstimateLitertLatency(quantized);
+  l.quantized_ms = est.ms;
+  l.partitions = est.partitions;
+  for (const runtime::OpLatency& op : est.ops) {
+    ++l.ops;
+    if (op.xnnpack) {
+      ++l.xnnpack_ops;
+      continue;
+    }
+    l.off_fast_path.push_back(
+        absl::StrCat("op ", op.op_index, " ", op.op, ": ", op.why_builtin));
+  }
+}
+
 // The report of the model as written (unused tensors dropped) on the
 // --data samples; the quantizer says why each op stayed float and what it
 // repaired.
@@ -529,9 +575,11 @@ absl::StatusOr<QuantizeOutcome> RunQuantizeJob(const QuantizeJob& job,
     result = SearchToTarget(run, outcome);
     if (!result.ok()) return result.status();
   } else {
-    result = quantizer::Quantize(run.work, run.stats ? &*run.stats : nullptr,
-                                 run.resolved.options);
+    result = QuantizeForRuntime(run, outcome);
     if (!result.ok()) return Prefixed(job.model, result.status());
+  }
+  if (run.resolved.options.runtime == runtime::Runtime::kLitert) {
+    EstimateLatency(run, result->model, outcome);
   }
   RETURN_IF_ERROR(WriteOutputs(run, std::move(*result), outcome));
   return outcome;

@@ -49,6 +49,17 @@ struct QuantizeOutcome {
     std::vector<std::string> steps;
   };
   std::optional<Target> target;
+  // --runtime litert: the estimated LiteRT latency of the float model and
+  // of the model written (runtime/latency.h), the ops of the latter that
+  // run in TFLite's builtin kernels with the delegate's reason, and the
+  // ops kept float because XNNPACK runs them so (pipeline/fast_path_plan.h).
+  struct Latency {
+    double float_ms = 0, quantized_ms = 0;
+    int ops = 0, xnnpack_ops = 0, partitions = 0;
+    std::vector<std::string> off_fast_path;  // "op 5 SOFTMAX (int8): why"
+    std::vector<std::string> kept_float_for_speed;  // "op 12 PRELU"
+  };
+  std::optional<Latency> latency;
 };
 
 // Runs `job`. Errors carry the exit code's status (base/exit_codes.h):

@@ -154,6 +154,7 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
       {"save_recipe", job.save_recipe},
       {"target", target},
       {"strict", job.strict},
+      {"keep_integer", job.keep_integer},
       {"fc_per_tensor", job.fc_per_tensor},
       {"threads", job.threads},
       {"report", job.report},
@@ -216,6 +217,7 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
       t.Get("max_float_ops", job.target.max_float_ops);
     });
     r.Get("strict", job.strict);
+    r.Get("keep_integer", job.keep_integer);
     r.Get("fc_per_tensor", job.fc_per_tensor);
     r.Get("threads", job.threads);
     r.Get("report", job.report);

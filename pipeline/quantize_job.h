@@ -54,6 +54,10 @@ struct QuantizeJob {
   std::string save_recipe;  // --save-recipe FILE
   TargetSettings target;
   bool strict = false;
+  // Every op with an integer form gets it, even where LiteRT runs its float
+  // form faster on XNNPACK (pipeline/fast_path_plan.h): for delegates and
+  // accelerators that want whole-integer models.
+  bool keep_integer = false;
   bool fc_per_tensor = false;
   int threads = 0;     // 0: all cores
   std::string report;  // --report FILE

@@ -56,7 +56,7 @@ int VersionOf(const ir::Model& m, ir::OpKind kind) {
 TEST(Int4WeightsTest, WeightBits4PacksEveryConvAndFcWeightPerChannel) {
   const std::string dir = testing::MakeTempDir();
   const testing::CommandResult r = RunCommand(testing::QuantizeMnistCommand(
-      "--weight-bits 4 -o " + dir + "/m.tflite -q"));
+      "--weight-bits 4 --keep-integer -o " + dir + "/m.tflite -q"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const ir::Model q = Read(dir + "/m.tflite");
   const ir::Model f =
@@ -98,7 +98,7 @@ TEST(Int4WeightsTest, WeightBits4PacksEveryConvAndFcWeightPerChannel) {
 TEST(Int4WeightsTest, RunsLikeTheSameWeightsStoredAsInt8) {
   const std::string dir = testing::MakeTempDir();
   testing::CommandResult r = RunCommand(testing::QuantizeMnistCommand(
-      "--weight-bits 4 -o " + dir + "/w4.tflite -q"));
+      "--weight-bits 4 --keep-integer -o " + dir + "/w4.tflite -q"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ir::Model m = Read(dir + "/w4.tflite");
   int widened = 0;

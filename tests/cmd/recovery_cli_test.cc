@@ -95,7 +95,7 @@ Float16Recovery RecoverFloat16Mnist(const std::string& flag) {
   const testing::CommandResult r =
       RunCommand(QforgeBinary() + " quantize " + dir + "/f16.tflite --data '" +
                  TestDataDir() + "/mnist/*.png' --scale 0.003921569 " + flag +
-                 " -o " + dir + "/q.tflite");
+                 " --keep-integer -o " + dir + "/q.tflite");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   out.log = r.err;
   const testing::CommandResult inspect =

@@ -56,8 +56,9 @@ std::vector<std::string> FloatOpsInside(const ir::Model& m) {
 
 TEST(RuntimeProfilesTest, LatencyModelReadsTheInt8Cnn) {
   const std::string dir = testing::MakeTempDir();
-  const pipeline::QuantizeJob job =
-      MnistJob("litert", "int8", dir + "/q.tflite");
+  // Every op integer (--keep-integer), as the paths below describe.
+  pipeline::QuantizeJob job = MnistJob("litert", "int8", dir + "/q.tflite");
+  job.keep_integer = true;
   ASSERT_TRUE(pipeline::RunQuantizeJob(job, pipeline::Hooks{}).ok());
   const runtime::LatencyEstimate est =
       runtime::EstimateLitertLatency(testing::ReadModel(job.output));

@@ -47,9 +47,10 @@ class ReportCliTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::string(testing::MakeTempDir());
-    const testing::CommandResult r = RunCommand(
-        QforgeBinary() + " quantize " + FloatModel() + Data() + " -o " + *dir_ +
-        "/q.tflite --report " + *dir_ + "/q_report.json -q");
+    const testing::CommandResult r =
+        RunCommand(QforgeBinary() + " quantize " + FloatModel() + Data() +
+                   " --keep-integer -o " + *dir_ + "/q.tflite --report " +
+                   *dir_ + "/q_report.json -q");
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   static void TearDownTestSuite() {
@@ -280,7 +281,7 @@ TEST_F(ReportCliTest, LayerBrokenBeforeQuantizingIsNamedFirst) {
   ASSERT_TRUE(formats::WriteTfliteFile(*m, broken_float).ok());
   testing::CommandResult r =
       RunCommand(QforgeBinary() + " quantize " + broken_float + Data() +
-                 " -o " + broken_quant + " -q");
+                 " --keep-integer -o " + broken_quant + " -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = RunCommand(QforgeBinary() + " report " + broken_float + " " +
                  broken_quant + Data() + " --format json -q");

@@ -1,0 +1,110 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "pipeline/fast_path_plan.h"
+
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "ir/graph.h"
+#include "quantizer/folded_model.h"
+#include "quantizer/plan.h"
+#include "quantizer/quantize.h"
+#include "runtime/fast_path.h"
+#include "runtime/latency.h"
+#include "runtime/legality.h"
+
+namespace qforge::pipeline {
+
+absl::StatusOr<FastPathPlan> PlanForFastPath(
+    const ir::Model& work, const calibration::StatsFile* stats,
+    const quantizer::QuantizeOptions& options) {
+  FastPathPlan plan;
+  // int8 only: a user who asks for int16x8 knows it runs in the builtin
+  // kernels (docs/runtimes.md), and would get a float model.
+  if (options.runtime != runtime::Runtime::kLitert ||
+      options.scheme != quantizer::Scheme::kInt8) {
+    return plan;
+  }
+  ASSIGN_OR_RETURN(const quantizer::QuantizeResult asked,
+                   quantizer::Quantize(work, stats, options));
+  const runtime::LatencyEstimate before =
+      runtime::EstimateLitertLatency(asked.model);
+  plan.ms_before = plan.ms_after = before.ms;
+  // The written model's ops off XNNPACK, by their first output's name, or
+  // by the model output's name when the quantizer renamed the op's output
+  // and a converter (DEQUANTIZE) took over the name.
+  std::set<std::string> builtin_output;
+  const ir::Subgraph& qsg = asked.model.subgraphs[0];
+  const ir::Graph graph(qsg);
+  auto name = [&](int32_t t) {
+    return qsg.tensors[static_cast<size_t>(t)].name;
+  };
+  for (const runtime::OpLatency& l : before.ops) {
+    const ir::Operator& op = qsg.operators[static_cast<size_t>(l.op_index)];
+    if (l.xnnpack || op.outputs.empty() || op.outputs[0] < 0) continue;
+    builtin_output.insert(name(op.outputs[0]));
+    for (int c : graph.consumers(op.outputs[0])) {
+      const ir::Operator& next = qsg.operators[static_cast<size_t>(c)];
+      if (ir::GetOpInfo(next.kind).Has(ir::op_flags::kConverter) &&
+          !next.outputs.empty() && next.outputs[0] >= 0) {
+        builtin_output.insert(name(next.outputs[0]));
+      }
+    }
+  }
+  // Candidates: integer ops off XNNPACK whose float form runs on it, and
+  // whose precision the user did not ask for.
+  ASSIGN_OR_RETURN(const quantizer::FoldedModel folded,
+                   quantizer::FoldedModel::Fold(work));
+  const ir::Subgraph& fsg = folded.model().subgraphs[0];
+  ASSIGN_OR_RETURN(
+      const std::vector<std::optional<quantizer::UserRequest>> requests,
+      quantizer::ResolveRequests(fsg, options));
+  // Integer model inputs and outputs asked for stay integer: the ops that
+  // read or write them are not candidates.
+  std::set<int32_t> integer_io;
+  if (options.input_type != ir::DataType::kFloat32) {
+    integer_io.insert(fsg.inputs.begin(), fsg.inputs.end());
+  }
+  if (options.output_type != ir::DataType::kFloat32) {
+    integer_io.insert(fsg.outputs.begin(), fsg.outputs.end());
+  }
+  auto touches_integer_io = [&](const ir::Operator& op) {
+    for (const std::vector<int32_t>* list : {&op.inputs, &op.outputs}) {
+      for (int32_t t : *list) {
+        if (integer_io.count(t)) return true;
+      }
+    }
+    return false;
+  };
+  quantizer::QuantizeOptions trial = options;
+  for (size_t j = 0; j < asked.op_choices.size() && j < fsg.operators.size();
+       ++j) {
+    const quantizer::QuantizeResult::OpChoice& c = asked.op_choices[j];
+    if ((c.precision != "int8" && c.precision != "int4") ||
+        builtin_output.count(c.output) == 0 ||
+        (j < requests.size() && requests[j].has_value()) ||
+        touches_integer_io(fsg.operators[j])) {
+      continue;
+    }
+    runtime::legality::OpForm form =
+        runtime::legality::FormOf(folded.model(), fsg, fsg.operators[j]);
+    if (!runtime::fast_path::XnnpackRefusal(form).empty()) continue;
+    trial.rules.push_back({std::to_string(j), "float",
+                           "--runtime litert (XNNPACK runs it in float)"});
+    plan.ops.push_back(absl::StrCat("op ", j, " ", c.op));
+  }
+  if (plan.ops.empty()) return plan;
+  ASSIGN_OR_RETURN(const quantizer::QuantizeResult kept,
+                   quantizer::Quantize(work, stats, trial));
+  const double after = runtime::EstimateLitertLatency(kept.model).ms;
+  if (after >= before.ms) {
+    plan.ops.clear();
+    return plan;
+  }
+  plan.ms_after = after;
+  plan.rules.assign(trial.rules.end() - static_cast<ptrdiff_t>(plan.ops.size()),
+                    trial.rules.end());
+  return plan;
+}
+
+}  // namespace qforge::pipeline
