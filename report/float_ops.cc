@@ -3,7 +3,7 @@
 
 #include "quantizer/op_quant_spec.h"
 #include "report/tensor_match.h"
-#include "runtime/kernels/custom.h"
+#include "runtime/kernels/custom/custom.h"
 
 namespace qforge::report {
 namespace {

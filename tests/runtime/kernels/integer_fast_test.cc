@@ -1,7 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The vector paths of the integer CONV_2D, DEPTHWISE_CONV_2D and
-// FULLY_CONNECTED kernels (runtime/kernels/integer_fast.h) against the
+// FULLY_CONNECTED kernels (runtime/kernels/conv/conv2d_simd.h) against the
 // scalar kernels, their oracle: random shapes, strides, dilations,
 // paddings, zero points, per-channel scales (so multipliers and shifts),
 // biases (none, int32, int64), fused activations, batch sizes, thread

@@ -1,0 +1,454 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "runtime/kernels/conv/gemm_simd.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "runtime/kernels/common/simd_target.h"
+
+namespace qforge::runtime::integer {
+namespace {
+
+// Rows per microkernel call and the most panels one call covers: 6 x 4
+// panels is 24 of AVX-512's 32 registers; 4 x 2 is 8 of AVX2's 16.
+constexpr int kMr512 = 6, kMaxNb512 = 4;
+constexpr int kMr256 = 4, kMaxNb256 = 2;
+constexpr int kMaxMr = 6;
+constexpr int kMaxTileInts = kMaxMr * 64;
+
+// ------------------------------------------------------------- kernels
+//
+// acc[r][j] (lanes of panel j, row r) += sum over taps and k-pairs of the
+// broadcast pair A(r, t)[2k, 2k + 1] times the pair-interleaved panel.
+
+template <int MR, int NB>
+QF_TARGET_AVX512 void Kernel512(int64_t taps, int64_t kc2,
+                                const void* const* rows, const void* bp,
+                                int64_t pstride, int32_t* c) {
+  const int16_t* b = static_cast<const int16_t*>(bp);
+  __m512i acc[MR][NB];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    const int16_t* a[MR];
+    for (int r = 0; r < MR; ++r) {
+      a[r] = static_cast<const int16_t*>(rows[r * taps + t]);
+    }
+    const int16_t* bt = b + t * kc2 * 32;
+    for (int64_t k = 0; k < kc2; ++k) {
+      __m512i bv[NB];
+      for (int j = 0; j < NB; ++j) {
+        bv[j] = _mm512_loadu_si512(bt + j * pstride + k * 32);
+      }
+      for (int r = 0; r < MR; ++r) {
+        const __m512i av = _mm512_set1_epi32(Load32(a[r] + 2 * k));
+        for (int j = 0; j < NB; ++j) {
+          acc[r][j] = _mm512_dpwssd_epi32(acc[r][j], av, bv[j]);
+        }
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) {
+      _mm512_storeu_si512(c + r * NB * 16 + j * 16, acc[r][j]);
+    }
+  }
+}
+
+template <int MR, int NB>
+QF_TARGET_AVX2 void Kernel256(int64_t taps, int64_t kc2,
+                              const void* const* rows, const void* bp,
+                              int64_t pstride, int32_t* c) {
+  const int16_t* b = static_cast<const int16_t*>(bp);
+  __m256i acc[MR][NB];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm256_setzero_si256();
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    const int16_t* a[MR];
+    for (int r = 0; r < MR; ++r) {
+      a[r] = static_cast<const int16_t*>(rows[r * taps + t]);
+    }
+    const int16_t* bt = b + t * kc2 * 16;
+    for (int64_t k = 0; k < kc2; ++k) {
+      __m256i bv[NB];
+      for (int j = 0; j < NB; ++j) {
+        bv[j] = _mm256_loadu_si256(
+            reinterpret_cast<const __m256i*>(bt + j * pstride + k * 16));
+      }
+      for (int r = 0; r < MR; ++r) {
+        const __m256i av = _mm256_set1_epi32(Load32(a[r] + 2 * k));
+        for (int j = 0; j < NB; ++j) {
+          acc[r][j] = _mm256_add_epi32(acc[r][j], _mm256_madd_epi16(av, bv[j]));
+        }
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + r * NB * 8 + j * 8),
+                          acc[r][j]);
+    }
+  }
+}
+
+// dot4: acc[r][j] += sum over taps and k-quads of the broadcast quad
+// A(r, t)[4k .. 4k + 3] ^ 0x80 (int8 -> u8 + 128) times the panel's quads.
+template <int MR, int NB>
+QF_TARGET_AVX512 void KernelDot4(int64_t taps, int64_t kc4,
+                                 const void* const* rows, const void* bp,
+                                 int64_t pstride, int32_t* c) {
+  const int8_t* b = static_cast<const int8_t*>(bp);
+  const __m512i flip = _mm512_set1_epi32(static_cast<int32_t>(0x80808080u));
+  __m512i acc[MR][NB];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    const int8_t* a[MR];
+    for (int r = 0; r < MR; ++r) {
+      a[r] = static_cast<const int8_t*>(rows[r * taps + t]);
+    }
+    const int8_t* bt = b + t * kc4 * 64;
+    for (int64_t k = 0; k < kc4; ++k) {
+      __m512i bv[NB];
+      for (int j = 0; j < NB; ++j) {
+        bv[j] = _mm512_loadu_si512(bt + j * pstride + k * 64);
+      }
+      for (int r = 0; r < MR; ++r) {
+        const __m512i av =
+            _mm512_xor_si512(_mm512_set1_epi32(Load32(a[r] + 4 * k)), flip);
+        for (int j = 0; j < NB; ++j) {
+          acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, bv[j]);
+        }
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) {
+      _mm512_storeu_si512(c + r * NB * 16 + j * 16, acc[r][j]);
+    }
+  }
+}
+
+using KernelFn = void (*)(int64_t, int64_t, const void* const*, const void*,
+                          int64_t, int32_t*);
+
+template <int NB>
+KernelFn PickDot4(int mr) {
+  switch (mr) {
+    case 1:
+      return KernelDot4<1, NB>;
+    case 2:
+      return KernelDot4<2, NB>;
+    case 3:
+      return KernelDot4<3, NB>;
+    case 4:
+      return KernelDot4<4, NB>;
+    case 5:
+      return KernelDot4<5, NB>;
+    default:
+      return KernelDot4<6, NB>;
+  }
+}
+
+template <int NB>
+KernelFn Pick512(int mr) {
+  switch (mr) {
+    case 1:
+      return Kernel512<1, NB>;
+    case 2:
+      return Kernel512<2, NB>;
+    case 3:
+      return Kernel512<3, NB>;
+    case 4:
+      return Kernel512<4, NB>;
+    case 5:
+      return Kernel512<5, NB>;
+    default:
+      return Kernel512<6, NB>;
+  }
+}
+
+template <int NB>
+KernelFn Pick256(int mr) {
+  switch (mr) {
+    case 1:
+      return Kernel256<1, NB>;
+    case 2:
+      return Kernel256<2, NB>;
+    case 3:
+      return Kernel256<3, NB>;
+    default:
+      return Kernel256<4, NB>;
+  }
+}
+
+KernelFn PickKernel(Isa isa, bool dot4, int mr, int nb) {
+  if (dot4) {
+    switch (nb) {
+      case 4:
+        return PickDot4<4>(mr);
+      case 2:
+        return PickDot4<2>(mr);
+      default:
+        return PickDot4<1>(mr);
+    }
+  }
+  if (isa == Isa::kAvx512Vnni) {
+    switch (nb) {
+      case 4:
+        return Pick512<4>(mr);
+      case 2:
+        return Pick512<2>(mr);
+      default:
+        return Pick512<1>(mr);
+    }
+  }
+  return nb == 2 ? Pick256<2>(mr) : Pick256<1>(mr);
+}
+
+int MaxNb(Isa isa) { return isa == Isa::kAvx512Vnni ? kMaxNb512 : kMaxNb256; }
+
+}  // namespace
+
+int Lanes(Isa isa) { return isa == Isa::kAvx512Vnni ? 16 : 8; }
+
+int GemmTileRows(Isa isa) { return isa == Isa::kAvx512Vnni ? kMr512 : kMr256; }
+
+int64_t PackedGemmWeights::panel_stride() const {
+  return taps * kc * Lanes(isa);
+}
+
+template <typename T>
+void PackGemmWeights(const T* w, int32_t zero_point, int64_t n, int64_t taps,
+                     int64_t depth, Isa isa, PackedGemmWeights* out) {
+  const int lanes = Lanes(isa);
+  out->isa = isa;
+  out->n = n;
+  out->taps = taps;
+  out->depth = depth;
+  out->kc = (depth + 1) / 2 * 2;
+  out->panels = (n + lanes - 1) / lanes;
+  const int64_t kc2 = out->kc / 2;
+  out->data.assign(static_cast<size_t>(out->panels * out->panel_stride()), 0);
+  for (int64_t c = 0; c < n; ++c) {
+    const int64_t p = c / lanes, lane = c % lanes;
+    for (int64_t t = 0; t < taps; ++t) {
+      int16_t* dst = out->data.data() + p * out->panel_stride() +
+                     t * kc2 * lanes * 2 + lane * 2;
+      const T* src = w + (c * taps + t) * depth;
+      for (int64_t k = 0; k < depth; ++k) {
+        dst[(k / 2) * lanes * 2 + (k % 2)] =
+            static_cast<int16_t>(static_cast<int32_t>(src[k]) - zero_point);
+      }
+    }
+  }
+}
+
+void PackGemmWeightsDot4(const int8_t* w, int64_t n, int64_t taps,
+                         int64_t depth, PackedGemmWeights* out) {
+  const int lanes = 16;
+  out->isa = Isa::kAvx512Vnni;
+  out->dot4 = true;
+  out->n = n;
+  out->taps = taps;
+  out->depth = depth;
+  out->kc = (depth + 3) / 4 * 4;
+  out->panels = (n + lanes - 1) / lanes;
+  const int64_t kc4 = out->kc / 4;
+  out->data.clear();
+  out->data8.assign(static_cast<size_t>(out->panels * out->panel_stride()), 0);
+  for (int64_t c = 0; c < n; ++c) {
+    const int64_t p = c / lanes, lane = c % lanes;
+    for (int64_t t = 0; t < taps; ++t) {
+      int8_t* dst = out->data8.data() + p * out->panel_stride() +
+                    t * kc4 * lanes * 4 + lane * 4;
+      const int8_t* src = w + (c * taps + t) * depth;
+      for (int64_t k = 0; k < depth; ++k) {
+        dst[(k / 4) * lanes * 4 + (k % 4)] = src[k];
+      }
+    }
+  }
+}
+
+std::vector<int32_t> Dot4BiasCorrection(const int8_t* w, int64_t n,
+                                        int64_t per_channel,
+                                        int32_t input_zero_point) {
+  std::vector<int32_t> out(static_cast<size_t>(n));
+  for (int64_t c = 0; c < n; ++c) {
+    int64_t sum = 0;
+    for (int64_t k = 0; k < per_channel; ++k) sum += w[c * per_channel + k];
+    const int64_t v = -(128 + int64_t{input_zero_point}) * sum;
+    out[static_cast<size_t>(c)] =
+        static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));
+  }
+  return out;
+}
+
+template <typename T>
+int64_t MaxAbsWeightSum(const T* w, int32_t zero_point, int64_t n,
+                        int64_t per_channel) {
+  int64_t most = 0;
+  for (int64_t c = 0; c < n; ++c) {
+    int64_t sum = 0;
+    for (int64_t k = 0; k < per_channel; ++k) {
+      sum +=
+          std::abs(static_cast<int64_t>(w[c * per_channel + k]) - zero_point);
+    }
+    most = std::max(most, sum);
+  }
+  return most;
+}
+
+size_t GemmScratchBytes(int64_t taps) {
+  return static_cast<size_t>(kMaxTileInts) * sizeof(int32_t) +
+         static_cast<size_t>(kMaxMr * taps) * sizeof(const void*);
+}
+
+void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
+              int64_t m1, int64_t p0, int64_t p1, const OutputStage& os,
+              void* out, void* scratch) {
+  const Isa isa = w.isa;
+  const int lanes = Lanes(isa);
+  const int mr_max = GemmTileRows(isa);
+  const int nb_max = MaxNb(isa);
+  const int64_t taps = w.taps, kc = w.kc, n = w.n;
+  const int64_t pstride = w.panel_stride();
+  int32_t* tile = static_cast<int32_t*>(scratch);
+  const void** rows = reinterpret_cast<const void**>(
+      static_cast<uint8_t*>(scratch) + kMaxTileInts * sizeof(int32_t));
+  const size_t es = os.out_bytes();
+  // Bytes per A row.
+  const int64_t row_bytes = kc * (w.dot4 ? 1 : 2);
+  const uint8_t* base = static_cast<const uint8_t*>(a.base);
+  const void* b = w.dot4 ? static_cast<const void*>(w.data8.data())
+                         : static_cast<const void*>(w.data.data());
+  const int64_t b_es = w.dot4 ? 1 : 2;
+  for (int64_t i = m0; i < m1; i += mr_max) {
+    const int mr = static_cast<int>(std::min<int64_t>(mr_max, m1 - i));
+    for (int r = 0; r < mr; ++r) {
+      const int64_t row = i + r;
+      for (int64_t t = 0; t < taps; ++t) {
+        const void* p;
+        if (a.indirection == nullptr) {
+          p = base + (row * taps + t) * row_bytes;
+        } else {
+          const int32_t idx = a.indirection[row * taps + t];
+          p = idx < 0 ? a.zero : base + int64_t{idx} * row_bytes;
+        }
+        rows[r * taps + t] = p;
+      }
+    }
+    for (int64_t p = p0; p < p1;) {
+      int nb = nb_max;
+      while (nb > 1 && p + nb > p1) nb /= 2;
+      PickKernel(isa, w.dot4, mr, nb)(
+          taps, w.dot4 ? kc / 4 : kc / 2, rows,
+          static_cast<const uint8_t*>(b) + p * pstride * b_es, pstride, tile);
+      const int64_t c0 = p * lanes;
+      const int64_t count = std::min<int64_t>(n - c0, int64_t{nb} * lanes);
+      os.RunRows(tile, int64_t{nb} * lanes, mr, c0, count,
+                 static_cast<uint8_t*>(out) + (i * n + c0) * es,
+                 n * static_cast<int64_t>(es));
+      p += nb;
+    }
+  }
+}
+
+namespace {
+
+// One stream of n bytes to int16 minus the zero point.
+template <bool kSigned>
+QF_TARGET_AVX512 void Widen512(const void* src, int32_t zero_point, int64_t n,
+                               int16_t* dst) {
+  const uint8_t* s = static_cast<const uint8_t*>(src);
+  const __m512i zp = _mm512_set1_epi16(static_cast<int16_t>(zero_point));
+  for (int64_t k = 0; k < n; k += 32) {
+    const int64_t left = n - k;
+    const __mmask32 m = left >= 32
+                            ? ~__mmask32{0}
+                            : (__mmask32{1} << static_cast<int>(left)) - 1;
+    const __m256i b = _mm256_maskz_loadu_epi8(m, s + k);
+    const __m512i w =
+        kSigned ? _mm512_cvtepi8_epi16(b) : _mm512_cvtepu8_epi16(b);
+    _mm512_mask_storeu_epi16(dst + k, m, _mm512_sub_epi16(w, zp));
+  }
+}
+
+template <bool kSigned>
+QF_TARGET_AVX2 void Widen256(const void* src, int32_t zero_point, int64_t n,
+                             int16_t* dst) {
+  const uint8_t* s = static_cast<const uint8_t*>(src);
+  const __m256i zp = _mm256_set1_epi16(static_cast<int16_t>(zero_point));
+  int64_t k = 0;
+  for (; k + 16 <= n; k += 16) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k));
+    const __m256i w =
+        kSigned ? _mm256_cvtepi8_epi16(b) : _mm256_cvtepu8_epi16(b);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + k),
+                        _mm256_sub_epi16(w, zp));
+  }
+  for (; k < n; ++k) {
+    const int32_t v = kSigned ? static_cast<int32_t>(static_cast<int8_t>(s[k]))
+                              : static_cast<int32_t>(s[k]);
+    dst[k] = static_cast<int16_t>(v - zero_point);
+  }
+}
+
+template <typename T>
+void WidenScalar(const T* s, int32_t zero_point, int64_t n, int16_t* d) {
+  for (int64_t k = 0; k < n; ++k) {
+    d[k] = static_cast<int16_t>(static_cast<int32_t>(s[k]) - zero_point);
+  }
+}
+
+template <typename T>
+void Widen(Isa isa, const T* s, int32_t zero_point, int64_t n, int16_t* d) {
+  constexpr bool kByte = sizeof(T) == 1;
+  constexpr bool kSigned = std::is_signed_v<T>;
+  if (kByte && isa == Isa::kAvx512Vnni) {
+    Widen512<kSigned>(s, zero_point, n, d);
+  } else if (kByte && isa == Isa::kAvx2) {
+    Widen256<kSigned>(s, zero_point, n, d);
+  } else {
+    WidenScalar(s, zero_point, n, d);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void ToInt16Rows(Isa isa, const T* src, int32_t zero_point, int64_t pixels,
+                 int64_t channels, int64_t kc, int16_t* dst) {
+  if (kc == channels) {  // no padding: one stream
+    Widen(isa, src, zero_point, pixels * channels, dst);
+    return;
+  }
+  for (int64_t p = 0; p < pixels; ++p) {
+    int16_t* d = dst + p * kc;
+    Widen(isa, src + p * channels, zero_point, channels, d);
+    for (int64_t k = channels; k < kc; ++k) d[k] = 0;
+  }
+}
+
+template void PackGemmWeights<int8_t>(const int8_t*, int32_t, int64_t, int64_t,
+                                      int64_t, Isa, PackedGemmWeights*);
+template void PackGemmWeights<uint8_t>(const uint8_t*, int32_t, int64_t,
+                                       int64_t, int64_t, Isa,
+                                       PackedGemmWeights*);
+template int64_t MaxAbsWeightSum<int8_t>(const int8_t*, int32_t, int64_t,
+                                         int64_t);
+template int64_t MaxAbsWeightSum<uint8_t>(const uint8_t*, int32_t, int64_t,
+                                          int64_t);
+template void ToInt16Rows<int8_t>(Isa, const int8_t*, int32_t, int64_t, int64_t,
+                                  int64_t, int16_t*);
+template void ToInt16Rows<uint8_t>(Isa, const uint8_t*, int32_t, int64_t,
+                                   int64_t, int64_t, int16_t*);
+template void ToInt16Rows<int16_t>(Isa, const int16_t*, int32_t, int64_t,
+                                   int64_t, int64_t, int16_t*);
+
+}  // namespace qforge::runtime::integer
