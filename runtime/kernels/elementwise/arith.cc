@@ -26,35 +26,15 @@ using elementwise::BinaryState;
 
 template <typename T>
 struct AddOp {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      return a + b;
-    } else {
-      return elementwise::WrapAdd(a, b);
-    }
-  }
+  T operator()(T a, T b) const { return elementwise::WrapAdd(a, b); }
 };
-
 template <typename T>
 struct SubOp {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      return a - b;
-    } else {
-      return elementwise::WrapSub(a, b);
-    }
-  }
+  T operator()(T a, T b) const { return elementwise::WrapSub(a, b); }
 };
-
 template <typename T>
 struct MulOp {
-  T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      return a * b;
-    } else {
-      return elementwise::WrapMul(a, b);
-    }
-  }
+  T operator()(T a, T b) const { return elementwise::WrapMul(a, b); }
 };
 
 template <typename T>
@@ -134,19 +114,10 @@ void RunArith(OpContext& ctx, const Op& op) {
 
 template <template <typename> class Op>
 absl::Status DispatchArith(OpContext& ctx) {
-  switch (ctx.input(0)->type) {
-    case ir::DataType::kFloat32:
-      RunArith<float>(ctx, Op<float>{});
-      return absl::OkStatus();
-    case ir::DataType::kInt32:
-      RunArith<int32_t>(ctx, Op<int32_t>{});
-      return absl::OkStatus();
-    case ir::DataType::kInt64:
-      RunArith<int64_t>(ctx, Op<int64_t>{});
-      return absl::OkStatus();
-    default:
-      return elementwise::UnsupportedType(ctx, 0);
-  }
+  return elementwise::ForInputType<float, int32_t, int64_t>(ctx, [&](auto t) {
+    using T = decltype(t);
+    RunArith<T>(ctx, Op<T>{});
+  });
 }
 
 }  // namespace

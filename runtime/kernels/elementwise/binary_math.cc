@@ -31,14 +31,6 @@ namespace {
 
 using elementwise::BinaryState;
 
-template <typename T, typename Op>
-void RunBinary(OpContext& ctx, const Op& op) {
-  const BinaryState& st = *ctx.state<BinaryState>();
-  elementwise::EvalBinary(ctx, st.plan, ctx.input(0)->Data<T>(),
-                          ctx.input(1)->Data<T>(), ctx.output(0)->Data<T>(),
-                          op);
-}
-
 // Broadcast prepare that accepts the listed element types.
 absl::Status PrepareTyped(OpContext& ctx,
                           std::initializer_list<ir::DataType> types) {
@@ -105,7 +97,8 @@ absl::Status PreparePow(OpContext& ctx) {
 
 absl::Status EvalPow(OpContext& ctx) {
   if (ctx.input(0)->type == ir::DataType::kFloat32) {
-    RunBinary<float>(ctx, [](float a, float b) { return std::pow(a, b); });
+    elementwise::RunBinary<float>(
+        ctx, [](float a, float b) { return std::pow(a, b); });
     return absl::OkStatus();
   }
   for (int32_t e : ctx.input(1)->Flat<int32_t>()) {
@@ -115,7 +108,7 @@ absl::Status EvalPow(OpContext& ctx) {
                                     "; int32 POW takes exponents >= 0"));
     }
   }
-  RunBinary<int32_t>(ctx, IntPow);
+  elementwise::RunBinary<int32_t>(ctx, IntPow);
   return absl::OkStatus();
 }
 
@@ -124,7 +117,8 @@ absl::Status PrepareAtan2(OpContext& ctx) {
 }
 
 absl::Status EvalAtan2(OpContext& ctx) {
-  RunBinary<float>(ctx, [](float y, float x) { return std::atan2(y, x); });
+  elementwise::RunBinary<float>(
+      ctx, [](float y, float x) { return std::atan2(y, x); });
   return absl::OkStatus();
 }
 
@@ -134,12 +128,12 @@ absl::Status PrepareSquaredDifference(OpContext& ctx) {
 
 absl::Status EvalSquaredDifference(OpContext& ctx) {
   if (ctx.input(0)->type == ir::DataType::kFloat32) {
-    RunBinary<float>(ctx, [](float a, float b) {
+    elementwise::RunBinary<float>(ctx, [](float a, float b) {
       const float d = a - b;
       return d * d;
     });
   } else {
-    RunBinary<int32_t>(ctx, [](int32_t a, int32_t b) {
+    elementwise::RunBinary<int32_t>(ctx, [](int32_t a, int32_t b) {
       const int32_t d = elementwise::WrapSub(a, b);
       return elementwise::WrapMul(d, d);
     });
@@ -158,29 +152,29 @@ absl::Status PrepareFloorDivMod(OpContext& ctx) {
 absl::Status EvalFloorDiv(OpContext& ctx) {
   if (ctx.input(0)->type == ir::DataType::kFloat32) {
     RETURN_IF_ERROR(CheckNoZero<float>(ctx, 1));
-    RunBinary<float>(ctx, [](float a, float b) {
+    elementwise::RunBinary<float>(ctx, [](float a, float b) {
       return static_cast<float>(
           std::floor(static_cast<double>(a) / static_cast<double>(b)));
     });
     return absl::OkStatus();
   }
   RETURN_IF_ERROR(CheckNoZero<int32_t>(ctx, 1));
-  RunBinary<int32_t>(ctx, FloorDivInt<int32_t>);
+  elementwise::RunBinary<int32_t>(ctx, FloorDivInt<int32_t>);
   return absl::OkStatus();
 }
 
 absl::Status EvalFloorMod(OpContext& ctx) {
   switch (ctx.input(0)->type) {
     case ir::DataType::kFloat32:
-      RunBinary<float>(ctx, FloorModOf<float>);
+      elementwise::RunBinary<float>(ctx, FloorModOf<float>);
       return absl::OkStatus();
     case ir::DataType::kInt32:
       RETURN_IF_ERROR(CheckNoZero<int32_t>(ctx, 1));
-      RunBinary<int32_t>(ctx, FloorModOf<int32_t>);
+      elementwise::RunBinary<int32_t>(ctx, FloorModOf<int32_t>);
       return absl::OkStatus();
     case ir::DataType::kInt64:
       RETURN_IF_ERROR(CheckNoZero<int64_t>(ctx, 1));
-      RunBinary<int64_t>(ctx, FloorModOf<int64_t>);
+      elementwise::RunBinary<int64_t>(ctx, FloorModOf<int64_t>);
       return absl::OkStatus();
     default:
       return elementwise::UnsupportedType(ctx, 0);
@@ -192,8 +186,8 @@ absl::Status PreparePrelu(OpContext& ctx) {
 }
 
 absl::Status EvalPrelu(OpContext& ctx) {
-  RunBinary<float>(ctx,
-                   [](float x, float alpha) { return x >= 0 ? x : x * alpha; });
+  elementwise::RunBinary<float>(
+      ctx, [](float x, float alpha) { return x >= 0 ? x : x * alpha; });
   return absl::OkStatus();
 }
 

@@ -17,14 +17,6 @@ namespace {
 
 using elementwise::BinaryState;
 
-template <typename T, typename Op>
-void Run(OpContext& ctx, const Op& op) {
-  const BinaryState& st = *ctx.state<BinaryState>();
-  elementwise::EvalBinary(ctx, st.plan, ctx.input(0)->Data<T>(),
-                          ctx.input(1)->Data<T>(), ctx.output(0)->Data<T>(),
-                          op);
-}
-
 template <typename T>
 T ShiftRight(T x, T y) {
   constexpr T kMax = static_cast<T>(sizeof(T) * CHAR_BIT - 1);
@@ -32,13 +24,11 @@ T ShiftRight(T x, T y) {
   return static_cast<T>(x >> s);
 }
 
-template <typename T>
-void Dispatch(OpContext& ctx, bool xor_op) {
-  if (xor_op) {
-    Run<T>(ctx, [](T a, T b) { return static_cast<T>(a ^ b); });
-  } else {
-    Run<T>(ctx, ShiftRight<T>);
-  }
+// Runs fn(T{}) for input 0's type among those TFLite's kernels take.
+template <typename Fn>
+absl::Status ForBitwiseType(const OpContext& ctx, const Fn& fn) {
+  return elementwise::ForInputType<int8_t, uint8_t, int16_t, uint16_t, int32_t,
+                                   uint32_t>(ctx, fn);
 }
 
 }  // namespace
@@ -46,46 +36,22 @@ void Dispatch(OpContext& ctx, bool xor_op) {
 absl::Status PrepareBitwise(OpContext& ctx) {
   BinaryState* st = nullptr;
   RETURN_IF_ERROR(elementwise::PrepareBroadcast2(ctx, &st));
-  switch (ctx.input(0)->type) {
-    case ir::DataType::kInt8:
-    case ir::DataType::kUInt8:
-    case ir::DataType::kInt16:
-    case ir::DataType::kUInt16:
-    case ir::DataType::kInt32:
-    case ir::DataType::kUInt32:
-      break;
-    default:
-      return elementwise::UnsupportedType(ctx, 0);
-  }
+  RETURN_IF_ERROR(ForBitwiseType(ctx, [](auto) {}));
   RETURN_IF_ERROR(elementwise::ExpectSameType(ctx, 0, 1));
   return elementwise::ExpectOutputType(ctx, 0, ctx.input(0)->type);
 }
 
 absl::Status EvalBitwise(OpContext& ctx) {
   const bool xor_op = ctx.op().kind == ir::OpKind::kBitwiseXor;
-  switch (ctx.input(0)->type) {
-    case ir::DataType::kInt8:
-      Dispatch<int8_t>(ctx, xor_op);
-      break;
-    case ir::DataType::kUInt8:
-      Dispatch<uint8_t>(ctx, xor_op);
-      break;
-    case ir::DataType::kInt16:
-      Dispatch<int16_t>(ctx, xor_op);
-      break;
-    case ir::DataType::kUInt16:
-      Dispatch<uint16_t>(ctx, xor_op);
-      break;
-    case ir::DataType::kInt32:
-      Dispatch<int32_t>(ctx, xor_op);
-      break;
-    case ir::DataType::kUInt32:
-      Dispatch<uint32_t>(ctx, xor_op);
-      break;
-    default:
-      return elementwise::UnsupportedType(ctx, 0);
-  }
-  return absl::OkStatus();
+  return ForBitwiseType(ctx, [&](auto t) {
+    using T = decltype(t);
+    if (xor_op) {
+      elementwise::RunBinary<T>(ctx,
+                                [](T a, T b) { return static_cast<T>(a ^ b); });
+    } else {
+      elementwise::RunBinary<T>(ctx, ShiftRight<T>);
+    }
+  });
 }
 
 }  // namespace qforge::runtime

@@ -46,6 +46,19 @@ struct BoolByte {
   uint8_t value;
 };
 
+}  // namespace
+
+template <>
+struct DataTypeTrait<Half> {
+  static constexpr ir::DataType value = ir::DataType::kFloat16;
+};
+template <>
+struct DataTypeTrait<BoolByte> {
+  static constexpr ir::DataType value = ir::DataType::kBool;
+};
+
+namespace {
+
 template <typename To>
 To FloatToInt(float v) {
   if constexpr (std::is_same_v<To, int32_t>) {
@@ -113,34 +126,8 @@ void CastLoop(const OpContext& ctx, const From* in, To* out, int64_t n) {
 // Calls fn(T{}) with T the storage type of `type`; false if unsupported.
 template <typename Fn>
 bool VisitCastType(ir::DataType type, const Fn& fn) {
-  switch (type) {
-    case ir::DataType::kFloat32:
-      fn(float{});
-      return true;
-    case ir::DataType::kFloat16:
-      fn(Half{});
-      return true;
-    case ir::DataType::kInt32:
-      fn(int32_t{});
-      return true;
-    case ir::DataType::kInt64:
-      fn(int64_t{});
-      return true;
-    case ir::DataType::kInt16:
-      fn(int16_t{});
-      return true;
-    case ir::DataType::kInt8:
-      fn(int8_t{});
-      return true;
-    case ir::DataType::kUInt8:
-      fn(uint8_t{});
-      return true;
-    case ir::DataType::kBool:
-      fn(BoolByte{});
-      return true;
-    default:
-      return false;
-  }
+  return ForTypeIn<float, Half, int32_t, int64_t, int16_t, int8_t, uint8_t,
+                   BoolByte>(type, fn);
 }
 
 // ------------------------------------------------------------ dequantize --

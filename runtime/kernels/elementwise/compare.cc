@@ -22,36 +22,19 @@ namespace {
 
 using elementwise::BinaryState;
 
-template <typename T, typename Cmp>
-void RunCompare(OpContext& ctx, const Cmp& cmp) {
-  const BinaryState& st = *ctx.state<BinaryState>();
-  elementwise::EvalBinary(ctx, st.plan, ctx.input(0)->Data<T>(),
-                          ctx.input(1)->Data<T>(), ctx.output(0)->Data<bool>(),
-                          cmp);
-}
-
 // Dispatches a comparison functor template over the input type; bools are
 // read as bytes and normalised (a file may store any non-zero byte).
 template <template <typename> class Cmp>
 absl::Status DispatchCompare(OpContext& ctx) {
-  switch (ctx.input(0)->type) {
-    case ir::DataType::kFloat32:
-      RunCompare<float>(ctx, Cmp<float>{});
-      return absl::OkStatus();
-    case ir::DataType::kInt32:
-      RunCompare<int32_t>(ctx, Cmp<int32_t>{});
-      return absl::OkStatus();
-    case ir::DataType::kInt64:
-      RunCompare<int64_t>(ctx, Cmp<int64_t>{});
-      return absl::OkStatus();
-    case ir::DataType::kBool:
-      RunCompare<uint8_t>(ctx, [](uint8_t a, uint8_t b) {
-        return Cmp<bool>{}(a != 0, b != 0);
-      });
-      return absl::OkStatus();
-    default:
-      return elementwise::UnsupportedType(ctx, 0);
+  if (ctx.input(0)->type == ir::DataType::kBool) {
+    elementwise::RunBinary<uint8_t, bool>(
+        ctx, [](uint8_t a, uint8_t b) { return Cmp<bool>{}(a != 0, b != 0); });
+    return absl::OkStatus();
   }
+  return elementwise::ForInputType<float, int32_t, int64_t>(ctx, [&](auto t) {
+    using T = decltype(t);
+    elementwise::RunBinary<T, bool>(ctx, Cmp<T>{});
+  });
 }
 
 template <typename T>

@@ -51,6 +51,7 @@
 #include "runtime/kernel.h"
 #include "runtime/kernels/common/broadcast.h"
 #include "runtime/kernels/common/parallel.h"
+#include "runtime/kernels/common/type_dispatch.h"
 #include "runtime/kernels/kernel_functions.h"
 
 namespace qforge::runtime::elementwise {
@@ -81,6 +82,14 @@ absl::Status ExpectSameType(const OpContext& ctx, int a, int b);
 
 // Unimplemented: input i has a type this kernel does not take.
 absl::Status UnsupportedType(const OpContext& ctx, int i);
+
+// Runs fn(T{}) with T the C++ type of input 0 among Ts; UnsupportedType for
+// any other type.
+template <typename... Ts, typename Fn>
+absl::Status ForInputType(const OpContext& ctx, const Fn& fn) {
+  if (ForTypeIn<Ts...>(ctx.input(0)->type, fn)) return absl::OkStatus();
+  return UnsupportedType(ctx, 0);
+}
 
 // True for the integer types shape arithmetic uses (int32, int64).
 inline bool IsShapeInt(ir::DataType t) {
@@ -149,6 +158,15 @@ void EvalBinary(const OpContext& ctx, const BroadcastPlan& plan, const A* a,
       });
 }
 
+// A broadcasting op's eval over its BinaryState's plan: inputs 0 and 1 of
+// type T, output 0 of type Out.
+template <typename T, typename Out = T, typename Op>
+void RunBinary(const OpContext& ctx, const Op& op) {
+  const BinaryState& st = *ctx.state<BinaryState>();
+  EvalBinary(ctx, st.plan, ctx.input(0)->Data<T>(), ctx.input(1)->Data<T>(),
+             ctx.output(0)->Data<Out>(), op);
+}
+
 // Unary: out[i] = op(in[i]) over `n` contiguous elements, chunked.
 template <typename In, typename Out, typename Op>
 void EvalUnary(const OpContext& ctx, const In* in, Out* out, int64_t n,
@@ -158,22 +176,29 @@ void EvalUnary(const OpContext& ctx, const In* in, Out* out, int64_t n,
   });
 }
 
-// Integer wrap-around arithmetic (TFLite computes in the type and wraps on
-// the hardware it runs on; signed overflow is undefined in C++).
+// Arithmetic in T as TFLite's kernels compute it: IEEE for floating point,
+// wrap-around for integers (TFLite computes in the type and wraps on the
+// hardware it runs on; signed overflow is undefined in C++).
+template <typename T, typename Op>
+inline T Wrapping(T a, T b, Op op) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return op(a, b);
+  } else {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(op(static_cast<U>(a), static_cast<U>(b)));
+  }
+}
 template <typename T>
 inline T WrapAdd(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  return Wrapping(a, b, [](auto x, auto y) { return x + y; });
 }
 template <typename T>
 inline T WrapSub(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+  return Wrapping(a, b, [](auto x, auto y) { return x - y; });
 }
 template <typename T>
 inline T WrapMul(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  return Wrapping(a, b, [](auto x, auto y) { return x * y; });
 }
 
 }  // namespace qforge::runtime::elementwise

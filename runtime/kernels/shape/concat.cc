@@ -77,6 +77,45 @@ absl::Status CheckJoinInputs(const OpContext& ctx, size_t* elem) {
   return shape_ops::ExpectSameType(ctx, 0, 0);
 }
 
+// Eval of a join: output 0's shape from resolve(ctx, &axis, &shape) and the
+// current inputs, then per outer index (the dims before the axis) one block
+// of each input in order; input i's block is block_elems(i) elements.
+template <typename Resolve, typename BlockElems>
+absl::Status EvalJoin(OpContext& ctx, Resolve resolve,
+                      const BlockElems& block_elems) {
+  size_t elem = 0;
+  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
+  int axis = 0;
+  Dims shape;
+  RETURN_IF_ERROR(shape_ops::SetResolvedShape(
+      ctx, /*in_eval=*/true, [&](Dims* s) { return resolve(ctx, &axis, s); },
+      &shape));
+  absl::InlinedVector<size_t, 8> bytes(static_cast<size_t>(ctx.num_inputs()));
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    bytes[static_cast<size_t>(i)] =
+        static_cast<size_t>(block_elems(i, axis, shape)) * elem;
+  }
+  const int64_t outer = DimsProduct(shape, 0, axis);
+  uint8_t* dst = ctx.output(0)->data;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int i = 0; i < ctx.num_inputs(); ++i) {
+      const size_t n = bytes[static_cast<size_t>(i)];
+      if (n == 0) continue;
+      std::memcpy(dst, ctx.input(i)->data + static_cast<size_t>(o) * n, n);
+      dst += n;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Prepare's end of a join: output 0's shape from resolve(ctx, &axis, &shape).
+template <typename Resolve>
+absl::Status PrepareJoinShape(OpContext& ctx, Resolve resolve) {
+  int axis = 0;
+  return shape_ops::SetResolvedShape(
+      ctx, /*in_eval=*/false, [&](Dims* s) { return resolve(ctx, &axis, s); });
+}
+
 // --- CONCATENATION -------------------------------------------------------
 
 absl::Status ResolveConcat(const OpContext& ctx, int* axis_out, Dims* shape) {
@@ -127,34 +166,17 @@ absl::Status PrepareConcatenation(OpContext& ctx) {
   RETURN_IF_ERROR(CheckJoinInputs(ctx, &elem));
   const auto opts = ir::OptionsOr<ir::ConcatenationOptions>(ctx.op().options);
   RETURN_IF_ERROR(CheckActivation(ctx, opts.activation, ctx.input(0)->type));
-  int axis = 0;
-  Dims shape;
-  RETURN_IF_ERROR(ResolveConcat(ctx, &axis, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return PrepareJoinShape(ctx, ResolveConcat);
 }
 
 absl::Status EvalConcatenation(OpContext& ctx) {
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  int axis = 0;
-  Dims shape;
-  RETURN_IF_ERROR(ResolveConcat(ctx, &axis, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
+  RETURN_IF_ERROR(
+      EvalJoin(ctx, ResolveConcat, [&](int i, int axis, const Dims& shape) {
+        const RtTensor* t = ctx.input(i);
+        return (t->rank() == 0 ? 1 : t->dim(axis)) *
+               DimsProduct(shape, axis + 1, static_cast<int>(shape.size()));
+      }));
   RtTensor* out = ctx.output(0);
-  const int64_t outer = DimsProduct(shape, 0, axis);
-  const int64_t inner =
-      DimsProduct(shape, axis + 1, static_cast<int>(shape.size()));
-  uint8_t* dst = out->data;
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int i = 0; i < ctx.num_inputs(); ++i) {
-      const RtTensor* t = ctx.input(i);
-      const int64_t block = (t->rank() == 0 ? 1 : t->dim(axis)) * inner;
-      const size_t bytes = static_cast<size_t>(block) * elem;
-      if (bytes == 0) continue;
-      std::memcpy(dst, t->data + static_cast<size_t>(o) * bytes, bytes);
-      dst += bytes;
-    }
-  }
   const auto opts = ir::OptionsOr<ir::ConcatenationOptions>(ctx.op().options);
   if (opts.activation != ir::Activation::kNone &&
       out->type == ir::DataType::kFloat32) {
@@ -197,34 +219,15 @@ absl::Status ResolvePack(const OpContext& ctx, int* axis_out, Dims* shape) {
 absl::Status PreparePack(OpContext& ctx) {
   size_t elem = 0;
   RETURN_IF_ERROR(CheckJoinInputs(ctx, &elem));
-  int axis = 0;
-  Dims shape;
-  RETURN_IF_ERROR(ResolvePack(ctx, &axis, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return PrepareJoinShape(ctx, ResolvePack);
 }
 
 absl::Status EvalPack(OpContext& ctx) {
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  int axis = 0;
-  Dims shape;
-  RETURN_IF_ERROR(ResolvePack(ctx, &axis, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
-  const Dims& in_shape = ctx.input(0)->shape;
-  const int64_t outer = DimsProduct(in_shape, 0, axis);
-  const size_t block = static_cast<size_t>(DimsProduct(
-                           in_shape, axis, static_cast<int>(in_shape.size()))) *
-                       elem;
-  if (block == 0) return absl::OkStatus();
-  uint8_t* dst = ctx.output(0)->data;
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int i = 0; i < ctx.num_inputs(); ++i) {
-      std::memcpy(dst, ctx.input(i)->data + static_cast<size_t>(o) * block,
-                  block);
-      dst += block;
-    }
-  }
-  return absl::OkStatus();
+  // Each input is one block of its whole size per index before the new axis.
+  return EvalJoin(ctx, ResolvePack, [&](int, int axis, const Dims&) {
+    const Dims& in_shape = ctx.input(0)->shape;
+    return DimsProduct(in_shape, axis, static_cast<int>(in_shape.size()));
+  });
 }
 
 // --- Splitting: UNPACK, SPLIT, SPLIT_V -------------------------------------

@@ -49,78 +49,6 @@ absl::Status ResolvePad(const OpContext& ctx, IntValues* pads, Dims* shape) {
   return shape_ops::CheckOutputDims(ctx, 0, *shape);
 }
 
-}  // namespace
-
-// --- PAD / PADV2 ---------------------------------------------------------
-
-absl::Status PreparePad(OpContext& ctx) {
-  RETURN_IF_ERROR(CheckPadInputs(ctx));
-  if (ctx.op().kind == ir::OpKind::kPadV2 && ctx.input(2) != nullptr) {
-    size_t elem = 0;
-    RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-    if (ctx.InputValueKnown(2)) {
-      uint8_t value[16];
-      RETURN_IF_ERROR(shape_ops::PadValue(ctx, 2, elem, value));
-    }
-  }
-  if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
-  IntValues pads;
-  Dims shape;
-  RETURN_IF_ERROR(ResolvePad(ctx, &pads, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
-}
-
-absl::Status EvalPad(OpContext& ctx) {
-  const RtTensor* in = ctx.input(0);
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *in, &elem));
-  IntValues pads;
-  Dims shape;
-  RETURN_IF_ERROR(ResolvePad(ctx, &pads, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
-  uint8_t value[16];
-  RETURN_IF_ERROR(shape_ops::PadValue(
-      ctx, ctx.op().kind == ir::OpKind::kPadV2 ? 2 : -1, elem, value));
-  RtTensor* out = ctx.output(0);
-  const int64_t out_count = out->NumElements();
-  if (out_count == 0) return absl::OkStatus();
-  shape_ops::FillElements(out->data, out_count, value, elem);
-  const int64_t in_count = in->NumElements();
-  if (in_count == 0) return absl::OkStatus();
-
-  const int rank = in->rank();
-  if (rank == 0) {
-    std::memcpy(out->data, in->data, elem);
-    return absl::OkStatus();
-  }
-  // Copy each input row (last axis) to its place inside the output.
-  const Dims out_strides = shape_ops::RowMajorStrides(shape);
-  const int64_t inner = in->dim(rank - 1);
-  const int64_t rows = in_count / inner;
-  int64_t coord[shape_ops::kMaxViewRank] = {};
-  int64_t offset = 0;
-  for (int d = 0; d < rank; ++d) {
-    offset +=
-        pads[static_cast<size_t>(2 * d)] * out_strides[static_cast<size_t>(d)];
-  }
-  for (int64_t r = 0; r < rows; ++r) {
-    std::memcpy(out->data + static_cast<size_t>(offset) * elem,
-                in->data + static_cast<size_t>(r * inner) * elem,
-                static_cast<size_t>(inner) * elem);
-    for (int d = rank - 2; d >= 0; --d) {
-      offset += out_strides[static_cast<size_t>(d)];
-      if (++coord[d] < in->dim(d)) break;
-      offset -= out_strides[static_cast<size_t>(d)] * in->dim(d);
-      coord[d] = 0;
-    }
-  }
-  return absl::OkStatus();
-}
-
-// --- MIRROR_PAD ----------------------------------------------------------
-
-namespace {
-
 // TFLite's GetInputDimension: the input index an output index reads.
 // offset is 1 for REFLECT (the edge is not repeated), 0 for SYMMETRIC.
 int64_t MirrorIndex(int64_t i, int64_t before, int64_t size, int64_t offset) {
@@ -163,59 +91,134 @@ absl::Status ResolveMirrorPad(const OpContext& ctx, IntValues* pads,
   return absl::OkStatus();
 }
 
+// What PAD / PADV2 (and with `mirror`, MIRROR_PAD) work out from the current
+// values.
+struct PadParams {
+  size_t elem = 0;
+  IntValues pads;
+  Dims shape;
+  int64_t offset = 0;  // MIRROR_PAD: 1 for REFLECT, 0 for SYMMETRIC
+};
+
+// Fills *p and sets output 0's shape (in_eval: resizes it).
+absl::Status SetPadShape(OpContext& ctx, bool mirror, bool in_eval,
+                         PadParams* p) {
+  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &p->elem));
+  if (mirror) {
+    RETURN_IF_ERROR(ResolveMirrorPad(ctx, &p->pads, &p->shape, &p->offset));
+  } else {
+    RETURN_IF_ERROR(ResolvePad(ctx, &p->pads, &p->shape));
+  }
+  return shape_ops::SetShape(ctx, 0, p->shape, in_eval);
+}
+
 }  // namespace
+
+// --- PAD / PADV2 ---------------------------------------------------------
+
+absl::Status PreparePad(OpContext& ctx) {
+  RETURN_IF_ERROR(CheckPadInputs(ctx));
+  if (ctx.op().kind == ir::OpKind::kPadV2 && ctx.input(2) != nullptr) {
+    size_t elem = 0;
+    RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
+    if (ctx.InputValueKnown(2)) {
+      uint8_t value[16];
+      RETURN_IF_ERROR(shape_ops::PadValue(ctx, 2, elem, value));
+    }
+  }
+  if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
+  PadParams p;
+  return SetPadShape(ctx, /*mirror=*/false, /*in_eval=*/false, &p);
+}
+
+absl::Status EvalPad(OpContext& ctx) {
+  const RtTensor* in = ctx.input(0);
+  PadParams p;
+  RETURN_IF_ERROR(SetPadShape(ctx, /*mirror=*/false, /*in_eval=*/true, &p));
+  uint8_t value[16];
+  RETURN_IF_ERROR(shape_ops::PadValue(
+      ctx, ctx.op().kind == ir::OpKind::kPadV2 ? 2 : -1, p.elem, value));
+  RtTensor* out = ctx.output(0);
+  const int64_t out_count = out->NumElements();
+  if (out_count == 0) return absl::OkStatus();
+  shape_ops::FillElements(out->data, out_count, value, p.elem);
+  const int64_t in_count = in->NumElements();
+  if (in_count == 0) return absl::OkStatus();
+
+  const int rank = in->rank();
+  if (rank == 0) {
+    std::memcpy(out->data, in->data, p.elem);
+    return absl::OkStatus();
+  }
+  // Copy each input row (last axis) to its place inside the output.
+  const Dims out_strides = shape_ops::RowMajorStrides(p.shape);
+  const int64_t inner = in->dim(rank - 1);
+  const int64_t rows = in_count / inner;
+  int64_t coord[shape_ops::kMaxViewRank] = {};
+  int64_t offset = 0;
+  for (int d = 0; d < rank; ++d) {
+    offset += p.pads[static_cast<size_t>(2 * d)] *
+              out_strides[static_cast<size_t>(d)];
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    std::memcpy(out->data + static_cast<size_t>(offset) * p.elem,
+                in->data + static_cast<size_t>(r * inner) * p.elem,
+                static_cast<size_t>(inner) * p.elem);
+    for (int d = rank - 2; d >= 0; --d) {
+      offset += out_strides[static_cast<size_t>(d)];
+      if (++coord[d] < in->dim(d)) break;
+      offset -= out_strides[static_cast<size_t>(d)] * in->dim(d);
+      coord[d] = 0;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// --- MIRROR_PAD ----------------------------------------------------------
 
 absl::Status PrepareMirrorPad(OpContext& ctx) {
   RETURN_IF_ERROR(CheckPadInputs(ctx));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
-  IntValues pads;
-  Dims shape;
-  int64_t offset = 0;
-  RETURN_IF_ERROR(ResolveMirrorPad(ctx, &pads, &shape, &offset));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  PadParams p;
+  return SetPadShape(ctx, /*mirror=*/true, /*in_eval=*/false, &p);
 }
 
 absl::Status EvalMirrorPad(OpContext& ctx) {
   const RtTensor* in = ctx.input(0);
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *in, &elem));
-  IntValues pads;
-  Dims shape;
-  int64_t offset = 0;
-  RETURN_IF_ERROR(ResolveMirrorPad(ctx, &pads, &shape, &offset));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
+  PadParams p;
+  RETURN_IF_ERROR(SetPadShape(ctx, /*mirror=*/true, /*in_eval=*/true, &p));
   RtTensor* out = ctx.output(0);
   const int64_t out_count = out->NumElements();
   if (out_count == 0) return absl::OkStatus();
   const int rank = in->rank();
   if (rank == 0) {
-    std::memcpy(out->data, in->data, elem);
+    std::memcpy(out->data, in->data, p.elem);
     return absl::OkStatus();
   }
   const Dims in_strides = shape_ops::RowMajorStrides(in->shape);
   const int last = rank - 1;
-  const int64_t inner = shape[static_cast<size_t>(last)];
+  const int64_t inner = p.shape[static_cast<size_t>(last)];
   const int64_t rows = out_count / inner;
-  const int64_t before_last = pads[static_cast<size_t>(2 * last)];
+  const int64_t before_last = p.pads[static_cast<size_t>(2 * last)];
   const int64_t size_last = in->dim(last);
 
   auto run = [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
-      // Input offset of the row: map every outer coordinate.
+      // Input p.offset of the row: map every outer coordinate.
       int64_t rem = r, src_row = 0;
       for (int d = last - 1; d >= 0; --d) {
-        const int64_t c = rem % shape[static_cast<size_t>(d)];
-        rem /= shape[static_cast<size_t>(d)];
-        src_row += MirrorIndex(c, pads[static_cast<size_t>(2 * d)], in->dim(d),
-                               offset) *
+        const int64_t c = rem % p.shape[static_cast<size_t>(d)];
+        rem /= p.shape[static_cast<size_t>(d)];
+        src_row += MirrorIndex(c, p.pads[static_cast<size_t>(2 * d)],
+                               in->dim(d), p.offset) *
                    in_strides[static_cast<size_t>(d)];
       }
-      uint8_t* dst = out->data + static_cast<size_t>(r * inner) * elem;
+      uint8_t* dst = out->data + static_cast<size_t>(r * inner) * p.elem;
       for (int64_t i = 0; i < inner; ++i) {
         const int64_t src =
-            src_row + MirrorIndex(i, before_last, size_last, offset);
-        std::memcpy(dst + static_cast<size_t>(i) * elem,
-                    in->data + static_cast<size_t>(src) * elem, elem);
+            src_row + MirrorIndex(i, before_last, size_last, p.offset);
+        std::memcpy(dst + static_cast<size_t>(i) * p.elem,
+                    in->data + static_cast<size_t>(src) * p.elem, p.elem);
       }
     }
   };

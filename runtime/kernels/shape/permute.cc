@@ -20,10 +20,7 @@ absl::Status PrepareWithParams(OpContext& ctx, absl::string_view what,
   RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, &elem));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, what));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
-  AffineView view;
-  Dims shape;
-  RETURN_IF_ERROR(resolve(ctx, &view, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return shape_ops::PrepareAffineCopy(ctx, resolve);
 }
 
 // --- TRANSPOSE: out[i0..in] = in[i_perm^-1...]; out dim k = in dim perm[k].

@@ -30,6 +30,14 @@ absl::Status CopyInputToOutput(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// Eval of RESHAPE, SQUEEZE and EXPAND_DIMS: output 0 gets the shape resolve
+// works out from the current values, and input 0's bytes.
+template <typename Resolve>
+absl::Status CopyReshaped(OpContext& ctx, Resolve resolve) {
+  RETURN_IF_ERROR(shape_ops::SetResolvedShape(ctx, /*in_eval=*/true, resolve));
+  return CopyInputToOutput(ctx);
+}
+
 // --- RESHAPE -------------------------------------------------------------
 
 // TFLite takes the shape from input 1 when it is a vector of ints, else from
@@ -101,16 +109,11 @@ absl::Status PrepareReshape(OpContext& ctx) {
   if (ShapeFromTensor(ctx) && !shape_ops::ValuesKnownOrDefer(ctx, {1})) {
     return absl::OkStatus();
   }
-  Dims shape;
-  RETURN_IF_ERROR(ResolveReshape(ctx, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveReshape);
 }
 
 absl::Status EvalReshape(OpContext& ctx) {
-  Dims shape;
-  RETURN_IF_ERROR(ResolveReshape(ctx, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
-  return CopyInputToOutput(ctx);
+  return CopyReshaped(ctx, ResolveReshape);
 }
 
 // --- SQUEEZE -------------------------------------------------------------
@@ -149,16 +152,11 @@ absl::Status ResolveSqueeze(const OpContext& ctx, Dims* out) {
 
 absl::Status PrepareSqueeze(OpContext& ctx) {
   RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
-  Dims shape;
-  RETURN_IF_ERROR(ResolveSqueeze(ctx, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveSqueeze);
 }
 
 absl::Status EvalSqueeze(OpContext& ctx) {
-  Dims shape;
-  RETURN_IF_ERROR(ResolveSqueeze(ctx, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
-  return CopyInputToOutput(ctx);
+  return CopyReshaped(ctx, ResolveSqueeze);
 }
 
 // --- EXPAND_DIMS ---------------------------------------------------------
@@ -184,16 +182,11 @@ absl::Status PrepareExpandDims(OpContext& ctx) {
   RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, "axis"));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
-  Dims shape;
-  RETURN_IF_ERROR(ResolveExpandDims(ctx, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveExpandDims);
 }
 
 absl::Status EvalExpandDims(OpContext& ctx) {
-  Dims shape;
-  RETURN_IF_ERROR(ResolveExpandDims(ctx, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
-  return CopyInputToOutput(ctx);
+  return CopyReshaped(ctx, ResolveExpandDims);
 }
 
 // --- SHAPE ---------------------------------------------------------------

@@ -76,8 +76,8 @@ int64_t Nearest(int64_t value, int64_t in_size, int64_t out_size,
 // Eval's start: the output shape from the current size values; the input
 // must not be empty.
 absl::Status ResizeOutput(OpContext& ctx, Dims* shape) {
-  RETURN_IF_ERROR(ResolveResize(ctx, shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, *shape, /*in_eval=*/true));
+  RETURN_IF_ERROR(
+      shape_ops::SetResolvedShape(ctx, /*in_eval=*/true, ResolveResize, shape));
   const RtTensor* in = ctx.input(0);
   if (in->dim(1) == 0 || in->dim(2) == 0) {
     return ctx.Error(absl::StrCat("input '", in->name(), "' ",
@@ -123,9 +123,7 @@ absl::Status PrepareResize(OpContext& ctx) {
   }
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, "size"));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
-  Dims shape;
-  RETURN_IF_ERROR(ResolveResize(ctx, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveResize);
 }
 
 absl::Status EvalResizeBilinear(OpContext& ctx) {

@@ -20,6 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "runtime/kernels/common/type_dispatch.h"
 #include "runtime/kernels/shape/shape.h"
 
 namespace qforge::runtime {
@@ -74,6 +75,12 @@ int64_t ScatterOffset(const RtTensor& indices, int64_t i, int64_t k,
   return offset;
 }
 
+// Calls fn(T{}) for the element types SCATTER_ND takes; false for others.
+template <typename Fn>
+bool ForScatterType(ir::DataType type, const Fn& fn) {
+  return ForTypeIn<float, int32_t, int64_t, int8_t, uint8_t>(type, fn);
+}
+
 template <typename T>
 void ScatterAdd(const RtTensor& indices, const RtTensor& updates, int64_t k,
                 const Dims& strides, int64_t slice, RtTensor& out) {
@@ -102,30 +109,21 @@ absl::Status PrepareScatterNd(OpContext& ctx) {
                                   "; they must be int32 or int64"));
   }
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 2, "shape"));
-  switch (ctx.input(1)->type) {
-    case ir::DataType::kFloat32:
-    case ir::DataType::kInt32:
-    case ir::DataType::kInt64:
-    case ir::DataType::kInt8:
-    case ir::DataType::kUInt8:
-      break;
-    default:
-      return ctx.Unsupported(absl::StrCat(
-          "updates '", ctx.input(1)->name(), "' are ",
-          ir::DataTypeName(ctx.input(1)->type),
-          "; SCATTER_ND takes float32, int32, int64, int8 or uint8"));
+  if (!ForScatterType(ctx.input(1)->type, [](auto) {})) {
+    return ctx.Unsupported(absl::StrCat(
+        "updates '", ctx.input(1)->name(), "' are ",
+        ir::DataTypeName(ctx.input(1)->type),
+        "; SCATTER_ND takes float32, int32, int64, int8 or uint8"));
   }
   RETURN_IF_ERROR(shape_ops::ExpectSameType(ctx, 1, 0));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {2})) return absl::OkStatus();
-  Dims shape;
-  RETURN_IF_ERROR(ResolveScatterNd(ctx, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveScatterNd);
 }
 
 absl::Status EvalScatterNd(OpContext& ctx) {
   Dims shape;
-  RETURN_IF_ERROR(ResolveScatterNd(ctx, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
+  RETURN_IF_ERROR(shape_ops::SetResolvedShape(ctx, /*in_eval=*/true,
+                                              ResolveScatterNd, &shape));
   const RtTensor& indices = *ctx.input(0);
   const RtTensor& updates = *ctx.input(1);
   RtTensor& out = *ctx.output(0);
@@ -151,24 +149,10 @@ absl::Status EvalScatterNd(OpContext& ctx) {
           " of the output ", DimsString(shape)));
     }
   }
-  switch (out.type) {
-    case ir::DataType::kFloat32:
-      ScatterAdd<float>(indices, updates, k, strides, slice, out);
-      break;
-    case ir::DataType::kInt32:
-      ScatterAdd<int32_t>(indices, updates, k, strides, slice, out);
-      break;
-    case ir::DataType::kInt64:
-      ScatterAdd<int64_t>(indices, updates, k, strides, slice, out);
-      break;
-    case ir::DataType::kInt8:
-      ScatterAdd<int8_t>(indices, updates, k, strides, slice, out);
-      break;
-    case ir::DataType::kUInt8:
-      ScatterAdd<uint8_t>(indices, updates, k, strides, slice, out);
-      break;
-    default:
-      return ctx.Error("unexpected output type");
+  if (!ForScatterType(out.type, [&](auto t) {
+        ScatterAdd<decltype(t)>(indices, updates, k, strides, slice, out);
+      })) {
+    return ctx.Error("unexpected output type");
   }
   return absl::OkStatus();
 }

@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
@@ -96,6 +97,23 @@ absl::Status CheckOutputDims(const OpContext& ctx, int o,
 // the shape (or the buffer) is not already right.
 absl::Status SetShape(OpContext& ctx, int o, const Dims& shape, bool in_eval);
 
+// Sets output 0 to the shape resolve works out from the inputs' current
+// values (resolve(ctx, &shape) or resolve(&shape)): in prepare, or by
+// resizing it in eval (SetShape). The shape is also returned in *shape when
+// that is given.
+template <typename Resolve>
+absl::Status SetResolvedShape(OpContext& ctx, bool in_eval,
+                              const Resolve& resolve, Dims* shape = nullptr) {
+  Dims local;
+  Dims* s = shape != nullptr ? shape : &local;
+  if constexpr (std::is_invocable_v<const Resolve&, const OpContext&, Dims*>) {
+    RETURN_IF_ERROR(resolve(ctx, s));
+  } else {
+    RETURN_IF_ERROR(resolve(s));
+  }
+  return SetShape(ctx, 0, *s, in_eval);
+}
+
 // Normalizes an axis in [-rank, rank) to [0, rank).
 absl::Status NormalizeAxis(const OpContext& ctx, int64_t axis, int rank,
                            absl::string_view what, int* out);
@@ -130,9 +148,16 @@ struct AffineView {
 void AffineCopy(const OpContext& ctx, const AffineView& view, const uint8_t* in,
                 uint8_t* out, size_t elem_bytes);
 
-// Eval of an op whose output is a view of input 0 that
+// Prepare and eval of an op whose output is a view of input 0 that
 // resolve(ctx, &view, &shape) computes from the current parameter values:
-// resizes output 0 to `shape` and copies the view.
+// prepare sets output 0's shape; eval resizes it and copies the view.
+template <typename Resolve>
+absl::Status PrepareAffineCopy(OpContext& ctx, Resolve resolve) {
+  AffineView view;
+  return SetResolvedShape(ctx, /*in_eval=*/false, [&](Dims* shape) {
+    return resolve(ctx, &view, shape);
+  });
+}
 template <typename Resolve>
 absl::Status EvalAffineCopy(OpContext& ctx, Resolve resolve) {
   size_t elem = 0;

@@ -247,10 +247,7 @@ absl::Status PrepareSlice(OpContext& ctx) {
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, "begin"));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 2, "size"));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1, 2})) return absl::OkStatus();
-  AffineView view;
-  Dims shape;
-  RETURN_IF_ERROR(ResolveSlice(ctx, &view, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return shape_ops::PrepareAffineCopy(ctx, ResolveSlice);
 }
 
 absl::Status EvalSlice(OpContext& ctx) {
@@ -268,10 +265,7 @@ absl::Status PrepareStridedSlice(OpContext& ctx) {
     }
   }
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1, 2, 3})) return absl::OkStatus();
-  AffineView view;
-  Dims shape;
-  RETURN_IF_ERROR(ResolveStridedSlice(ctx, &view, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
+  return shape_ops::PrepareAffineCopy(ctx, ResolveStridedSlice);
 }
 
 absl::Status EvalStridedSlice(OpContext& ctx) {

@@ -78,27 +78,6 @@ absl::Status ResolveSpaceToDepth(const OpContext& ctx, AffineView* view,
   return shape_ops::CheckOutputDims(ctx, 0, *shape);
 }
 
-template <typename Resolve>
-absl::Status PrepareBlock(OpContext& ctx, Resolve resolve) {
-  AffineView view;
-  Dims shape;
-  RETURN_IF_ERROR(resolve(ctx, &view, &shape));
-  return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
-}
-
-template <typename Resolve>
-absl::Status EvalBlock(OpContext& ctx, Resolve resolve) {
-  AffineView view;
-  Dims shape;
-  RETURN_IF_ERROR(resolve(ctx, &view, &shape));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/true));
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-  shape_ops::AffineCopy(ctx, view, ctx.input(0)->data, ctx.output(0)->data,
-                        elem);
-  return absl::OkStatus();
-}
-
 // --- SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND ---------------------------------
 
 struct BatchSpaceParams {
@@ -106,6 +85,7 @@ struct BatchSpaceParams {
   IntValues block, pads;  // block[m], pads[2m] (paddings or crops)
   int64_t depth = 1;      // product of the dims after the spatial ones
   Dims shape;             // output shape
+  size_t elem = 0, block_bytes = 0;  // element, depth * element
 };
 
 absl::Status CheckBatchSpaceInputs(const OpContext& ctx, bool to_batch) {
@@ -197,35 +177,88 @@ absl::Status ResolveBatchSpace(const OpContext& ctx, bool to_batch,
   return shape_ops::CheckOutputDims(ctx, 0, p->shape);
 }
 
-// Shift of each spatial dim encoded in `index` (row-major over the block).
-void BlockShifts(const BatchSpaceParams& p, int64_t index, int64_t* shift) {
-  for (int s = p.m - 1; s >= 0; --s) {
-    shift[s] = index % p.block[static_cast<size_t>(s)];
-    index /= p.block[static_cast<size_t>(s)];
-  }
+// Output 0's shape from the current values (in_eval: resizes it), with
+// the element and block sizes.
+absl::Status SetBatchSpaceShape(OpContext& ctx, bool to_batch, bool in_eval,
+                                BatchSpaceParams* p) {
+  RETURN_IF_ERROR(ResolveBatchSpace(ctx, to_batch, p));
+  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, p->shape, in_eval));
+  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &p->elem));
+  p->block_bytes = static_cast<size_t>(p->depth) * p->elem;
+  return absl::OkStatus();
 }
 
 absl::Status PrepareBatchSpace(OpContext& ctx, bool to_batch) {
   RETURN_IF_ERROR(CheckBatchSpaceInputs(ctx, to_batch));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1, 2})) return absl::OkStatus();
   BatchSpaceParams p;
-  RETURN_IF_ERROR(ResolveBatchSpace(ctx, to_batch, &p));
-  return shape_ops::SetShape(ctx, 0, p.shape, /*in_eval=*/false);
+  return SetBatchSpaceShape(ctx, to_batch, /*in_eval=*/false, &p);
 }
+
+// The index map both ops walk. Batch-side batch b (the SPACE_TO_BATCH_ND
+// output, the BATCH_TO_SPACE_ND input) is space-side batch b % space_batch
+// at block offset b / space_batch; its spatial position k (row-major over
+// the m dims `grid`) is space-side position k_s * block_s + offset_s -
+// pad_s (spatial dims `space`). Calls fn(b, space batch, k, space-side
+// spatial index, whether that lies inside the space-side tensor) for every
+// b < batches and k.
+template <typename Fn>
+void ForEachBlockPosition(const BatchSpaceParams& p, int64_t batches,
+                          int64_t space_batch, const int64_t* grid,
+                          const int64_t* space, const Fn& fn) {
+  int64_t grid_count = 1;
+  for (int s = 0; s < p.m; ++s) grid_count *= grid[s];
+  for (int64_t b = 0; b < batches; ++b) {
+    int64_t offset[8];
+    int64_t index = b / space_batch;
+    for (int s = p.m - 1; s >= 0; --s) {
+      offset[s] = index % p.block[static_cast<size_t>(s)];
+      index /= p.block[static_cast<size_t>(s)];
+    }
+    for (int64_t k = 0; k < grid_count; ++k) {
+      int64_t rem = k, at = 0, scale = 1;
+      bool inside = true;
+      for (int s = p.m - 1; s >= 0; --s) {
+        const int64_t g = rem % grid[s];
+        rem /= grid[s];
+        const int64_t pos = g * p.block[static_cast<size_t>(s)] + offset[s] -
+                            p.pads[static_cast<size_t>(2 * s)];
+        inside = inside && pos >= 0 && pos < space[s];
+        at += pos * scale;
+        scale *= space[s];
+      }
+      fn(b, b % space_batch, k, at, inside);
+    }
+  }
+}
+
+// The spatial dims of `t` and of output 0 (p.shape), and their products.
+struct SpatialDims {
+  int64_t in[8], out[8];
+  int64_t in_count = 1, out_count = 1;
+  SpatialDims(const BatchSpaceParams& p, const RtTensor& t) {
+    for (int s = 0; s < p.m; ++s) {
+      in[s] = t.dim(s + 1);
+      out[s] = p.shape[static_cast<size_t>(s) + 1];
+      in_count *= in[s];
+      out_count *= out[s];
+    }
+  }
+};
 
 }  // namespace
 
 absl::Status PrepareDepthToSpace(OpContext& ctx) {
-  return PrepareBlock(ctx, ResolveDepthToSpace);
+  return shape_ops::PrepareAffineCopy(ctx, ResolveDepthToSpace);
 }
 absl::Status EvalDepthToSpace(OpContext& ctx) {
-  return EvalBlock(ctx, ResolveDepthToSpace);
+  return shape_ops::EvalAffineCopy(ctx, ResolveDepthToSpace);
 }
 absl::Status PrepareSpaceToDepth(OpContext& ctx) {
-  return PrepareBlock(ctx, ResolveSpaceToDepth);
+  return shape_ops::PrepareAffineCopy(ctx, ResolveSpaceToDepth);
 }
 absl::Status EvalSpaceToDepth(OpContext& ctx) {
-  return EvalBlock(ctx, ResolveSpaceToDepth);
+  return shape_ops::EvalAffineCopy(ctx, ResolveSpaceToDepth);
 }
 
 absl::Status PrepareSpaceToBatchNd(OpContext& ctx) {
@@ -234,50 +267,30 @@ absl::Status PrepareSpaceToBatchNd(OpContext& ctx) {
 
 absl::Status EvalSpaceToBatchNd(OpContext& ctx) {
   BatchSpaceParams p;
-  RETURN_IF_ERROR(ResolveBatchSpace(ctx, /*to_batch=*/true, &p));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, p.shape, /*in_eval=*/true));
-  const RtTensor* in = ctx.input(0);
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *in, &elem));
+  RETURN_IF_ERROR(SetBatchSpaceShape(ctx, /*to_batch=*/true, true, &p));
   uint8_t value[16];
-  RETURN_IF_ERROR(shape_ops::PadValue(ctx, -1, elem, value));
-  const size_t block_bytes = static_cast<size_t>(p.depth) * elem;
-  if (block_bytes == 0 || ctx.output(0)->NumElements() == 0) {
+  RETURN_IF_ERROR(shape_ops::PadValue(ctx, -1, p.elem, value));
+  if (p.block_bytes == 0 || ctx.output(0)->NumElements() == 0) {
     return absl::OkStatus();
   }
-  const int64_t in_batch = in->dim(0);
-  int64_t out_spatial = 1;
-  for (int s = 0; s < p.m; ++s)
-    out_spatial *= p.shape[static_cast<size_t>(s) + 1];
+  const RtTensor* in = ctx.input(0);
+  const SpatialDims dims(p, *in);
   uint8_t* out = ctx.output(0)->data;
-  for (int64_t ob = 0; ob < p.shape[0]; ++ob) {
-    const int64_t b = ob % in_batch;
-    int64_t shift[8];
-    BlockShifts(p, ob / in_batch, shift);
-    for (int64_t k = 0; k < out_spatial; ++k) {
-      // Input position of output spatial index k (row-major over m dims).
-      int64_t rem = k, src = 0, scale = 1;
-      bool inside = true;
-      for (int s = p.m - 1; s >= 0; --s) {
-        const int64_t os = rem % p.shape[static_cast<size_t>(s) + 1];
-        rem /= p.shape[static_cast<size_t>(s) + 1];
-        const int64_t pos = os * p.block[static_cast<size_t>(s)] + shift[s] -
-                            p.pads[static_cast<size_t>(2 * s)];
-        inside = inside && pos >= 0 && pos < in->dim(s + 1);
-        src += pos * scale;
-        scale *= in->dim(s + 1);
-      }
-      uint8_t* dst =
-          out + static_cast<size_t>(ob * out_spatial + k) * block_bytes;
-      if (inside) {
-        std::memcpy(
-            dst, in->data + static_cast<size_t>(b * scale + src) * block_bytes,
-            block_bytes);
-      } else {
-        shape_ops::FillElements(dst, p.depth, value, elem);
-      }
-    }
-  }
+  // Every output position reads its input position, or the padding value.
+  ForEachBlockPosition(
+      p, p.shape[0], in->dim(0), dims.out, dims.in,
+      [&](int64_t ob, int64_t b, int64_t k, int64_t src, bool inside) {
+        uint8_t* dst =
+            out + static_cast<size_t>(ob * dims.out_count + k) * p.block_bytes;
+        if (inside) {
+          std::memcpy(dst,
+                      in->data + static_cast<size_t>(b * dims.in_count + src) *
+                                     p.block_bytes,
+                      p.block_bytes);
+        } else {
+          shape_ops::FillElements(dst, p.depth, value, p.elem);
+        }
+      });
   return absl::OkStatus();
 }
 
@@ -287,46 +300,24 @@ absl::Status PrepareBatchToSpaceNd(OpContext& ctx) {
 
 absl::Status EvalBatchToSpaceNd(OpContext& ctx) {
   BatchSpaceParams p;
-  RETURN_IF_ERROR(ResolveBatchSpace(ctx, /*to_batch=*/false, &p));
-  RETURN_IF_ERROR(shape_ops::SetShape(ctx, 0, p.shape, /*in_eval=*/true));
-  const RtTensor* in = ctx.input(0);
-  size_t elem = 0;
-  RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *in, &elem));
-  const size_t block_bytes = static_cast<size_t>(p.depth) * elem;
-  if (block_bytes == 0 || ctx.output(0)->NumElements() == 0) {
+  RETURN_IF_ERROR(SetBatchSpaceShape(ctx, /*to_batch=*/false, true, &p));
+  if (p.block_bytes == 0 || ctx.output(0)->NumElements() == 0) {
     return absl::OkStatus();
   }
-  const int64_t out_batch = p.shape[0];
-  int64_t in_spatial = 1, out_spatial = 1;
-  for (int s = 0; s < p.m; ++s) {
-    in_spatial *= in->dim(s + 1);
-    out_spatial *= p.shape[static_cast<size_t>(s) + 1];
-  }
+  const RtTensor* in = ctx.input(0);
+  const SpatialDims dims(p, *in);
   uint8_t* out = ctx.output(0)->data;
-  for (int64_t ib = 0; ib < in->dim(0); ++ib) {
-    const int64_t ob = ib % out_batch;
-    int64_t shift[8];
-    BlockShifts(p, ib / out_batch, shift);
-    for (int64_t k = 0; k < in_spatial; ++k) {
-      int64_t rem = k, dst = 0, scale = 1;
-      bool inside = true;
-      for (int s = p.m - 1; s >= 0; --s) {
-        const int64_t is = rem % in->dim(s + 1);
-        rem /= in->dim(s + 1);
-        const int64_t pos = is * p.block[static_cast<size_t>(s)] + shift[s] -
-                            p.pads[static_cast<size_t>(2 * s)];
-        const int64_t size = p.shape[static_cast<size_t>(s) + 1];
-        inside = inside && pos >= 0 && pos < size;
-        dst += pos * scale;
-        scale *= size;
-      }
-      if (!inside) continue;  // cropped away
-      std::memcpy(
-          out + static_cast<size_t>(ob * out_spatial + dst) * block_bytes,
-          in->data + static_cast<size_t>(ib * in_spatial + k) * block_bytes,
-          block_bytes);
-    }
-  }
+  // Every input position writes its output position unless cropped away.
+  ForEachBlockPosition(
+      p, in->dim(0), p.shape[0], dims.in, dims.out,
+      [&](int64_t ib, int64_t ob, int64_t k, int64_t dst, bool inside) {
+        if (!inside) return;
+        std::memcpy(out + static_cast<size_t>(ob * dims.out_count + dst) *
+                              p.block_bytes,
+                    in->data + static_cast<size_t>(ib * dims.in_count + k) *
+                                   p.block_bytes,
+                    p.block_bytes);
+      });
   return absl::OkStatus();
 }
 
