@@ -41,6 +41,13 @@ namespace qforge::runtime {
 #undef NO_HK
 #undef QF_DECLARE_KERNEL
 
+// Defines kernel function `fn` as `expr`, a call of the family's function
+// shared by several ops with this op's parameters:
+//   QF_KERNEL_AS(PrepareSum, PrepareReduce(ctx, ReduceKind::kSum))
+//   QF_KERNEL_AS(EvalSum, EvalReduce<ReduceKind::kSum>(ctx))
+#define QF_KERNEL_AS(fn, ...) \
+  absl::Status fn(OpContext& ctx) { return __VA_ARGS__; }
+
 }  // namespace qforge::runtime
 
 #endif  // QFORGE_RUNTIME_KERNELS_KERNEL_FUNCTIONS_H_

@@ -234,6 +234,24 @@ inline float UnfusedMul(float a, float b) {
   return p;
 }
 
+// The tensors of a weighted op's eval (conv, transpose conv, fully
+// connected): input `x`, weights `w`, the optional bias (nullptr when
+// absent) and output 0.
+template <typename TX, typename TW, typename TBias, typename TY>
+struct WeightedTensors {
+  const TX* x;
+  const TW* w;
+  const TBias* bias;
+  TY* y;
+};
+template <typename TX, typename TW, typename TBias, typename TY = TX>
+WeightedTensors<TX, TW, TBias, TY> GetWeightedTensors(const OpContext& ctx,
+                                                      int x, int w, int bias) {
+  const RtTensor* b = ctx.input(bias);
+  return {ctx.input(x)->Data<TX>(), ctx.input(w)->Data<TW>(),
+          b != nullptr ? b->Data<TBias>() : nullptr, ctx.output(0)->Data<TY>()};
+}
+
 // Quantizes one row of a hybrid kernel's float input to int8 as TFLite
 // does: PortableAsymmetricQuantizeFloats (scale and zero point from the
 // row's [min, max] widened to 0) when `asymmetric`, else

@@ -156,34 +156,21 @@ absl::Status EvalHybridConvCommon(OpContext& ctx) {
                                  &s.offsets[static_cast<size_t>(b)]);
     if (!s.per_channel) *sf *= s.weight_scales[0];
   }
-  struct Args {
-    const HybridConvState* s;
-    const int8_t* w;
-    const float* bias;
-    float* y;
-  } args{&s, ctx.input(1)->Data<int8_t>(),
-         ctx.input(2) ? ctx.input(2)->Data<float>() : nullptr,
-         ctx.output(0)->Data<float>()};
-  const Args* a = &args;
-  ctx.pool().ParallelFor(s.batch * s.out_h, [a](int64_t r) {
-    HybridRow(*a->s, a->w, a->bias, a->y, r / a->s->out_h, r % a->s->out_h);
+  const auto t =
+      integer::GetWeightedTensors<float, int8_t, float>(ctx, 0, 1, 2);
+  ctx.pool().ParallelFor(s.batch * s.out_h, [&](int64_t r) {
+    HybridRow(s, t.w, t.bias, t.y, r / s.out_h, r % s.out_h);
   });
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::Status PrepareHybridConv2D(OpContext& ctx) {
-  return PrepareHybridConvCommon(ctx, /*depthwise=*/false);
-}
-absl::Status EvalHybridConv2D(OpContext& ctx) {
-  return EvalHybridConvCommon(ctx);
-}
-absl::Status PrepareHybridDepthwiseConv2D(OpContext& ctx) {
-  return PrepareHybridConvCommon(ctx, /*depthwise=*/true);
-}
-absl::Status EvalHybridDepthwiseConv2D(OpContext& ctx) {
-  return EvalHybridConvCommon(ctx);
-}
+QF_KERNEL_AS(PrepareHybridConv2D,
+             PrepareHybridConvCommon(ctx, /*depthwise=*/false))
+QF_KERNEL_AS(EvalHybridConv2D, EvalHybridConvCommon(ctx))
+QF_KERNEL_AS(PrepareHybridDepthwiseConv2D,
+             PrepareHybridConvCommon(ctx, /*depthwise=*/true))
+QF_KERNEL_AS(EvalHybridDepthwiseConv2D, EvalHybridConvCommon(ctx))
 
 }  // namespace qforge::runtime

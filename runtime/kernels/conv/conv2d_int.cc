@@ -47,7 +47,7 @@ struct ConvState : KernelState, ConvDims, integer::WeightedQuant {
   integer::ScratchSlots scratch;
   // The vector path (conv2d_simd.h) when the op has one; the loops below
   // are its reference.
-  integer::FastConvPlanPtr fast;
+  std::unique_ptr<integer::FastConvPlan> fast;
 };
 
 // Prepare shared by both ops.
@@ -142,30 +142,16 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
                 : static_cast<size_t>(s.k_h * s.k_w * s.in_c) * sizeof(int16_t);
   s.scratch.Resize(integer::ScratchSlotCount(ctx), scratch_bytes);
   integer::ConvDesc d;
+  static_cast<ConvDims&>(d) = s;
   d.depthwise = depthwise;
   d.type = s.type;
-  d.batch = s.batch;
-  d.in_h = s.in_h;
-  d.in_w = s.in_w;
-  d.in_c = s.in_c;
-  d.out_h = s.out_h;
-  d.out_w = s.out_w;
-  d.out_c = s.out_c;
-  d.k_h = s.k_h;
-  d.k_w = s.k_w;
-  d.groups = s.groups;
-  d.depth_mult = s.depth_mult;
-  d.stride_h = s.stride_h;
-  d.stride_w = s.stride_w;
-  d.dil_h = s.dil_h;
-  d.dil_w = s.dil_w;
-  d.pad_top = s.pad_top;
-  d.pad_left = s.pad_left;
   d.input_zp = qi.zero_point;
-  d.filter_zp = filter_zp;
+  d.weights_zp = filter_zp;
   d.output_zp = qo.zero_point;
   d.act_min = s.act_min;
   d.act_max = s.act_max;
+  d.scheme = s.xnn_scale.empty() ? integer::OutputStage::Scheme::kFixed
+                                 : integer::OutputStage::Scheme::kXnnpack;
   d.rounding = s.rounding;
   d.multiplier = &s.multiplier;
   d.shift = &s.shift;
@@ -352,16 +338,11 @@ absl::Status EvalConvCommon(OpContext& ctx) {
 
 }  // namespace
 
-absl::Status PrepareIntConv2D(OpContext& ctx) {
-  return PrepareConvCommon(ctx, /*depthwise=*/false);
-}
-absl::Status EvalIntConv2D(OpContext& ctx) { return EvalConvCommon(ctx); }
+QF_KERNEL_AS(PrepareIntConv2D, PrepareConvCommon(ctx, /*depthwise=*/false))
+QF_KERNEL_AS(EvalIntConv2D, EvalConvCommon(ctx))
 
-absl::Status PrepareIntDepthwiseConv2D(OpContext& ctx) {
-  return PrepareConvCommon(ctx, /*depthwise=*/true);
-}
-absl::Status EvalIntDepthwiseConv2D(OpContext& ctx) {
-  return EvalConvCommon(ctx);
-}
+QF_KERNEL_AS(PrepareIntDepthwiseConv2D,
+             PrepareConvCommon(ctx, /*depthwise=*/true))
+QF_KERNEL_AS(EvalIntDepthwiseConv2D, EvalConvCommon(ctx))
 
 }  // namespace qforge::runtime

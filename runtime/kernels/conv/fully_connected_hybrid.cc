@@ -122,18 +122,10 @@ absl::Status EvalHybridFullyConnected(OpContext& ctx) {
                                  &s.offsets[static_cast<size_t>(b)]);
     if (s.channel_scales.empty()) *sf *= s.tensor_scale;
   }
-  struct Args {
-    const HybridFcState* s;
-    const int8_t* w;
-    const float* bias;
-    float* y;
-  } args{&s, ctx.input(1)->Data<int8_t>(),
-         ctx.input(2) ? ctx.input(2)->Data<float>() : nullptr,
-         ctx.output(0)->Data<float>()};
+  const auto io =
+      integer::GetWeightedTensors<float, int8_t, float>(ctx, 0, 1, 2);
   const int64_t unit_tasks = (units + kFcUnitsPerTask - 1) / kFcUnitsPerTask;
-  const Args* a = &args;
-  ctx.pool().ParallelFor(batch * unit_tasks, [a, unit_tasks](int64_t t) {
-    const HybridFcState& s = *a->s;
+  ctx.pool().ParallelFor(batch * unit_tasks, [&](int64_t t) {
     const int64_t b = t / unit_tasks;
     const int64_t u0 = (t % unit_tasks) * kFcUnitsPerTask;
     const int64_t u1 = std::min(s.shape.units, u0 + kFcUnitsPerTask);
@@ -142,7 +134,7 @@ absl::Status EvalHybridFullyConnected(OpContext& ctx) {
     const float batch_scale = s.scaling[static_cast<size_t>(b)];
     const int32_t offset = s.offsets[static_cast<size_t>(b)];
     for (int64_t u = u0; u < u1; ++u) {
-      const int8_t* w = a->w + u * d;
+      const int8_t* w = io.w + u * d;
       int32_t dot = 0;
       for (int64_t i = 0; i < d; ++i) {
         dot += static_cast<int32_t>(w[i]) * static_cast<int32_t>(q[i]);
@@ -152,9 +144,9 @@ absl::Status EvalHybridFullyConnected(OpContext& ctx) {
       if (!s.channel_scales.empty()) {
         scale *= s.channel_scales[static_cast<size_t>(u)];
       }
-      float v = a->bias != nullptr ? a->bias[u] : 0.0f;
+      float v = io.bias != nullptr ? io.bias[u] : 0.0f;
       v += integer::UnfusedMul(static_cast<float>(dot), scale);
-      a->y[b * s.shape.units + u] = ApplyFloatActivation(s.act, v);
+      io.y[b * s.shape.units + u] = ApplyFloatActivation(s.act, v);
     }
   });
   return absl::OkStatus();

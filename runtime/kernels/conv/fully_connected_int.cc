@@ -33,7 +33,7 @@
 #include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/common/quant_int.h"
 #include "runtime/kernels/conv/conv.h"
-#include "runtime/kernels/conv/conv2d_simd.h"
+#include "runtime/kernels/conv/fully_connected_simd.h"
 #include "runtime/kernels/kernel_functions.h"
 
 namespace qforge::runtime {
@@ -62,9 +62,9 @@ struct IntFcState : KernelState, integer::WeightedQuant {
   // XNNPACK's float requantization scale per unit (--arithmetic xnnpack,
   // 8-bit activations); empty: TFLite's fixed-point multipliers.
   std::vector<float> xnn_scale;
-  // The vector path (conv2d_simd.h) when the op has one; RunIntFc is its
-  // reference.
-  integer::FastFcPlanPtr fast;
+  // The vector path (fully_connected_simd.h) when the op has one; RunIntFc is
+  // its reference.
+  std::unique_ptr<integer::FastFcPlan> fast;
 };
 
 // The output of unit u from its accumulator.
@@ -96,32 +96,21 @@ int32_t RequantizeUnit(const IntFcState& s, TAcc acc, int64_t u) {
 
 template <typename TIn, typename TW, typename TAcc, typename TBias>
 void RunIntFc(OpContext& ctx, const IntFcState& s) {
-  struct Args {
-    const IntFcState* s;
-    const TIn* x;
-    const TW* w;
-    const TBias* bias;
-    TIn* y;
-  } args{&s, ctx.input(0)->Data<TIn>(), ctx.input(1)->Data<TW>(),
-         ctx.input(2) ? ctx.input(2)->Data<TBias>() : nullptr,
-         ctx.output(0)->Data<TIn>()};
+  const auto io = integer::GetWeightedTensors<TIn, TW, TBias>(ctx, 0, 1, 2);
   const int64_t unit_tasks =
       (s.shape.units + kFcUnitsPerTask - 1) / kFcUnitsPerTask;
-  const Args* a = &args;
-  ctx.pool().ParallelFor(s.shape.batch * unit_tasks, [a,
-                                                      unit_tasks](int64_t t) {
-    const IntFcState& s = *a->s;
+  ctx.pool().ParallelFor(s.shape.batch * unit_tasks, [&](int64_t t) {
     const int64_t b = t / unit_tasks;
     const int64_t u0 = (t % unit_tasks) * kFcUnitsPerTask;
     const int64_t u1 = std::min(s.shape.units, u0 + kFcUnitsPerTask);
     const int64_t d = s.shape.depth;
-    const TIn* x = a->x + b * d;
+    const TIn* x = io.x + b * d;
     int64_t x_sum = 0;
     if (s.weights_offset != 0) {
       for (int64_t i = 0; i < d; ++i) x_sum += x[i];
     }
     for (int64_t u = u0; u < u1; ++u) {
-      const TW* w = a->w + u * d;
+      const TW* w = io.w + u * d;
       // sum (w + wo)(x + xo) = sum w x + xo sum w + wo sum x + d wo xo,
       // exact in int64; TAcc then wraps as TFLite's accumulator would.
       int64_t dot = 0;
@@ -141,9 +130,9 @@ void RunIntFc(OpContext& ctx, const IntFcState& s) {
           int64_t{s.input_offset} * s.weight_row_sums[static_cast<size_t>(u)] +
           int64_t{s.weights_offset} * x_sum +
           d * int64_t{s.weights_offset} * s.input_offset;
-      if (a->bias != nullptr) acc64 += a->bias[u];
+      if (io.bias != nullptr) acc64 += io.bias[u];
       const TAcc acc = static_cast<TAcc>(acc64);
-      a->y[b * s.shape.units + u] = static_cast<TIn>(RequantizeUnit(s, acc, u));
+      io.y[b * s.shape.units + u] = static_cast<TIn>(RequantizeUnit(s, acc, u));
     }
   });
 }

@@ -128,49 +128,59 @@ int64_t PaddedColumns(int64_t n) {
 
 int64_t PackedSize(int64_t k, int64_t n) { return k * PaddedColumns(n); }
 
-void PackRhsFn(absl::FunctionRef<float(int64_t, int64_t)> at, int64_t k,
-               int64_t n, float* dst) {
+namespace {
+
+// Calls fill(out, col0, cols, w) for every panel: out is the panel's first
+// row (k rows of w floats), to hold columns [col0, col0 + cols) of B and
+// w - cols zeros.
+template <typename Fill>
+void ForEachPanel(int64_t k, int64_t n, float* dst, const Fill& fill) {
   const int64_t panels = NumPanels(n);
   for (int64_t p = 0; p < panels; ++p) {
     const int64_t w = PanelCols(n, p);
     const int64_t col0 = p * kPanel;
-    const int64_t cols = std::min(w, n - col0);
-    float* out = dst + p * kPanel * k;
-    for (int64_t kk = 0; kk < k; ++kk) {
-      float* row = out + kk * w;
-      for (int64_t j = 0; j < cols; ++j) row[j] = at(kk, col0 + j);
-      for (int64_t j = cols; j < w; ++j) row[j] = 0.0f;
-    }
+    fill(dst + p * kPanel * k, col0, std::min(w, n - col0), w);
   }
+}
+
+}  // namespace
+
+void PackRhsFn(absl::FunctionRef<float(int64_t, int64_t)> at, int64_t k,
+               int64_t n, float* dst) {
+  ForEachPanel(k, n, dst,
+               [&](float* out, int64_t col0, int64_t cols, int64_t w) {
+                 for (int64_t kk = 0; kk < k; ++kk) {
+                   float* row = out + kk * w;
+                   for (int64_t j = 0; j < cols; ++j) row[j] = at(kk, col0 + j);
+                   for (int64_t j = cols; j < w; ++j) row[j] = 0.0f;
+                 }
+               });
 }
 
 void PackRhs(const float* src, int64_t k, int64_t n, int64_t stride_k,
              int64_t stride_n, float* dst) {
-  const int64_t panels = NumPanels(n);
-  for (int64_t p = 0; p < panels; ++p) {
-    const int64_t w = PanelCols(n, p);
-    const int64_t col0 = p * kPanel;
-    const int64_t cols = std::min(w, n - col0);
-    float* out = dst + p * kPanel * k;
-    if (stride_n == 1) {
-      for (int64_t kk = 0; kk < k; ++kk) {
-        float* row = out + kk * w;
-        std::memcpy(row, src + kk * stride_k + col0,
-                    sizeof(float) * static_cast<size_t>(cols));
-        std::fill(row + cols, row + w, 0.0f);
-      }
-      continue;
-    }
-    // Transposing copy: walk each source column contiguously (stride_k is
-    // 1 for [n, k] weights).
-    for (int64_t kk = 0; kk < k; ++kk) {
-      std::fill(out + kk * w + cols, out + kk * w + w, 0.0f);
-    }
-    for (int64_t j = 0; j < cols; ++j) {
-      const float* col = src + (col0 + j) * stride_n;
-      for (int64_t kk = 0; kk < k; ++kk) out[kk * w + j] = col[kk * stride_k];
-    }
-  }
+  ForEachPanel(k, n, dst,
+               [&](float* out, int64_t col0, int64_t cols, int64_t w) {
+                 if (stride_n == 1) {
+                   for (int64_t kk = 0; kk < k; ++kk) {
+                     float* row = out + kk * w;
+                     std::memcpy(row, src + kk * stride_k + col0,
+                                 sizeof(float) * static_cast<size_t>(cols));
+                     std::fill(row + cols, row + w, 0.0f);
+                   }
+                   return;
+                 }
+                 // Transposing copy: walk each source column contiguously
+                 // (stride_k is 1 for [n, k] weights).
+                 for (int64_t kk = 0; kk < k; ++kk) {
+                   std::fill(out + kk * w + cols, out + kk * w + w, 0.0f);
+                 }
+                 for (int64_t j = 0; j < cols; ++j) {
+                   const float* col = src + (col0 + j) * stride_n;
+                   for (int64_t kk = 0; kk < k; ++kk)
+                     out[kk * w + j] = col[kk * stride_k];
+                 }
+               });
 }
 
 void PackBias(const float* bias, int64_t n, float* dst) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "runtime/kernels/common/simd_target.h"
 
@@ -137,78 +138,44 @@ QF_TARGET_AVX512 void KernelDot4(int64_t taps, int64_t kc4,
 using KernelFn = void (*)(int64_t, int64_t, const void* const*, const void*,
                           int64_t, int32_t*);
 
-template <int NB>
-KernelFn PickDot4(int mr) {
-  switch (mr) {
-    case 1:
-      return KernelDot4<1, NB>;
-    case 2:
-      return KernelDot4<2, NB>;
-    case 3:
-      return KernelDot4<3, NB>;
-    case 4:
-      return KernelDot4<4, NB>;
-    case 5:
-      return KernelDot4<5, NB>;
-    default:
-      return KernelDot4<6, NB>;
+// The microkernel of family F (F::kFn<MR, NB>) for mr rows, up to kMaxMr
+// (any other mr takes kMaxMr), and nb panels: 1, 2 or up to kMaxNb.
+template <typename F, int kMaxMr, int kMaxNb, int... I>
+KernelFn PickFrom(int mr, int nb, std::integer_sequence<int, I...>) {
+  static constexpr KernelFn kNb1[] = {F::template kFn<I + 1, 1>...};
+  static constexpr KernelFn kNb2[] = {F::template kFn<I + 1, 2>...};
+  const int m = mr >= 1 && mr < kMaxMr ? mr - 1 : kMaxMr - 1;
+  if constexpr (kMaxNb == 4) {
+    static constexpr KernelFn kNb4[] = {F::template kFn<I + 1, 4>...};
+    if (nb == 4) return kNb4[m];
   }
+  return nb == 2 ? kNb2[m] : kNb1[m];
 }
 
-template <int NB>
-KernelFn Pick512(int mr) {
-  switch (mr) {
-    case 1:
-      return Kernel512<1, NB>;
-    case 2:
-      return Kernel512<2, NB>;
-    case 3:
-      return Kernel512<3, NB>;
-    case 4:
-      return Kernel512<4, NB>;
-    case 5:
-      return Kernel512<5, NB>;
-    default:
-      return Kernel512<6, NB>;
-  }
-}
-
-template <int NB>
-KernelFn Pick256(int mr) {
-  switch (mr) {
-    case 1:
-      return Kernel256<1, NB>;
-    case 2:
-      return Kernel256<2, NB>;
-    case 3:
-      return Kernel256<3, NB>;
-    default:
-      return Kernel256<4, NB>;
-  }
-}
+struct Dot4Kernels {
+  template <int MR, int NB>
+  static constexpr KernelFn kFn = KernelDot4<MR, NB>;
+};
+struct Avx512Kernels {
+  template <int MR, int NB>
+  static constexpr KernelFn kFn = Kernel512<MR, NB>;
+};
+struct Avx2Kernels {
+  template <int MR, int NB>
+  static constexpr KernelFn kFn = Kernel256<MR, NB>;
+};
 
 KernelFn PickKernel(Isa isa, bool dot4, int mr, int nb) {
   if (dot4) {
-    switch (nb) {
-      case 4:
-        return PickDot4<4>(mr);
-      case 2:
-        return PickDot4<2>(mr);
-      default:
-        return PickDot4<1>(mr);
-    }
+    return PickFrom<Dot4Kernels, kMr512, kMaxNb512>(
+        mr, nb, std::make_integer_sequence<int, kMr512>{});
   }
   if (isa == Isa::kAvx512Vnni) {
-    switch (nb) {
-      case 4:
-        return Pick512<4>(mr);
-      case 2:
-        return Pick512<2>(mr);
-      default:
-        return Pick512<1>(mr);
-    }
+    return PickFrom<Avx512Kernels, kMr512, kMaxNb512>(
+        mr, nb, std::make_integer_sequence<int, kMr512>{});
   }
-  return nb == 2 ? Pick256<2>(mr) : Pick256<1>(mr);
+  return PickFrom<Avx2Kernels, kMr256, kMaxNb256>(
+      mr, nb, std::make_integer_sequence<int, kMr256>{});
 }
 
 int MaxNb(Isa isa) { return isa == Isa::kAvx512Vnni ? kMaxNb512 : kMaxNb256; }
@@ -450,5 +417,158 @@ template void ToInt16Rows<uint8_t>(Isa, const uint8_t*, int32_t, int64_t,
                                    int64_t, int64_t, int16_t*);
 template void ToInt16Rows<int16_t>(Isa, const int16_t*, int32_t, int64_t,
                                    int64_t, int64_t, int16_t*);
+
+// ------------------------------------------------ the plans' shared steps
+
+namespace {
+
+// Rows of a GEMM per task: several tiles, so that a task reuses the packed
+// weights it brought into cache; the split depends on the shape alone.
+constexpr int kTilesPerTask = 4;
+
+template <typename T>
+void ToInt16Parallel(const OpContext& ctx, Isa isa, const T* src,
+                     int32_t zero_point, int64_t pixels, int64_t channels,
+                     int64_t kc, int16_t* dst) {
+  const int64_t chunk = std::max<int64_t>(1, kElementwiseChunk / kc);
+  ParallelChunks(ctx, pixels, chunk, [&](int64_t b, int64_t e) {
+    ToInt16Rows(isa, src + b * channels, zero_point, e - b, channels, kc,
+                dst + b * kc);
+  });
+}
+
+// int8 rows of `channels` copied to rows of kc (the padding is never
+// written: its weights are zero).
+void PadRows(const OpContext& ctx, const int8_t* src, int64_t pixels,
+             int64_t channels, int64_t kc, int8_t* dst) {
+  const int64_t chunk = std::max<int64_t>(1, kElementwiseChunk / kc);
+  ParallelChunks(ctx, pixels, chunk, [&](int64_t b, int64_t e) {
+    if (channels < 16) {  // the first layer's 1-3 channels: no calls
+      for (int64_t i = b; i < e; ++i) {
+        for (int64_t c = 0; c < channels; ++c) {
+          dst[i * kc + c] = src[i * channels + c];
+        }
+      }
+      return;
+    }
+    for (int64_t i = b; i < e; ++i) {
+      std::memcpy(dst + i * kc, src + i * channels,
+                  static_cast<size_t>(channels));
+    }
+  });
+}
+
+}  // namespace
+
+void PackPlanWeights(const RtTensor& w, const GemmRequant& r, bool acc64,
+                     int64_t n, int64_t taps, int64_t depth, Isa isa,
+                     PackedGemmWeights* out) {
+  if (r.type == ir::DataType::kUInt8) {
+    PackGemmWeights(w.Data<uint8_t>(), r.weights_zp, n, taps, depth, isa, out);
+  } else if (isa == Isa::kAvx512Vnni && r.type == ir::DataType::kInt8 &&
+             r.weights_zp == 0 && !acc64) {
+    PackGemmWeightsDot4(w.Data<int8_t>(), n, taps, depth, out);
+  } else {
+    PackGemmWeights(w.Data<int8_t>(), r.weights_zp, n, taps, depth, isa, out);
+  }
+}
+
+void InitPlanOutputStage(const OpContext& ctx, const GemmRequant& r,
+                         int64_t channels, bool acc64,
+                         const PackedGemmWeights& w, int64_t per_channel,
+                         Isa isa, OutputStage* os) {
+  OutputStage::Params op;
+  op.out_type = r.type;
+  op.channels = channels;
+  op.zero_point = r.output_zp;
+  op.act_min = r.act_min;
+  op.act_max = r.act_max;
+  op.acc64 = acc64;
+  op.scheme = r.scheme;
+  op.rounding = r.rounding;
+  op.multiplier = r.multiplier->data();
+  op.shift = r.shift->data();
+  if (r.xnn_scale != nullptr && !r.xnn_scale->empty()) {
+    op.xnn_scale = r.xnn_scale->data();
+  }
+  if (r.real_scale != nullptr && !r.real_scale->empty()) {
+    op.real_scale = r.real_scale->data();
+  }
+  if (const RtTensor* bias = ctx.input(2); bias != nullptr) {
+    if (bias->type == ir::DataType::kInt64) {
+      op.bias64 = bias->Data<int64_t>();
+    } else {
+      op.bias32 = bias->Data<int32_t>();
+    }
+  }
+  os->Init(op, isa);
+  if (w.dot4) {
+    os->AddToBias(Dot4BiasCorrection(ctx.input(1)->Data<int8_t>(), channels,
+                                     per_channel, r.input_zp)
+                      .data());
+  }
+}
+
+const void* PlanInputRows(const OpContext& ctx, const GemmRequant& r, Isa isa,
+                          int64_t kc, bool dot4, const void* input,
+                          int64_t pixels, int64_t channels,
+                          std::vector<int16_t>* rows,
+                          std::vector<int8_t>* rows8) {
+  if (dot4) {
+    if (rows8->empty()) return input;
+    PadRows(ctx, static_cast<const int8_t*>(input), pixels, channels, kc,
+            rows8->data());
+    return rows8->data();
+  }
+  switch (r.type) {
+    case ir::DataType::kUInt8:
+      ToInt16Parallel(ctx, isa, static_cast<const uint8_t*>(input), r.input_zp,
+                      pixels, channels, kc, rows->data());
+      break;
+    case ir::DataType::kInt16:
+      ToInt16Parallel(ctx, isa, static_cast<const int16_t*>(input), r.input_zp,
+                      pixels, channels, kc, rows->data());
+      break;
+    default:
+      ToInt16Parallel(ctx, isa, static_cast<const int8_t*>(input), r.input_zp,
+                      pixels, channels, kc, rows->data());
+      break;
+  }
+  return rows->data();
+}
+
+GemmTasks SplitGemm(Isa isa, int64_t images, int64_t m, int64_t panels) {
+  GemmTasks t;
+  t.images = images;
+  t.m = m;
+  t.rows_per_task = GemmTileRows(isa) * kTilesPerTask;
+  t.m_tasks = (m + t.rows_per_task - 1) / t.rows_per_task;
+  t.panels = panels;
+  // Few rows (a fully connected layer on one sample): split the channels.
+  t.panels_per_task = images * t.m_tasks >= 4 ? panels : 4;
+  t.n_tasks = (panels + t.panels_per_task - 1) / t.panels_per_task;
+  return t;
+}
+
+void RunGemmTasks(const OpContext& ctx, const GemmTasks& t,
+                  const PackedGemmWeights& w, const OutputStage& os,
+                  absl::FunctionRef<GemmA(int64_t image)> a, void* out,
+                  ScratchSlots* scratch) {
+  const size_t image_bytes = static_cast<size_t>(t.m * w.n) * os.out_bytes();
+  ctx.pool().ParallelFor(t.count(), [&](int64_t task) {
+    const int64_t n_task = task % t.n_tasks;
+    const int64_t m_task = (task / t.n_tasks) % t.m_tasks;
+    const int64_t image = task / (t.n_tasks * t.m_tasks);
+    const int64_t m0 = m_task * t.rows_per_task;
+    const int64_t m1 = std::min(t.m, m0 + t.rows_per_task);
+    const int64_t p0 = n_task * t.panels_per_task;
+    const int64_t p1 = std::min(t.panels, p0 + t.panels_per_task);
+    ScratchLease lease(scratch);
+    GemmRows(
+        w, a(image), m0, m1, p0, p1, os,
+        static_cast<uint8_t*>(out) + static_cast<size_t>(image) * image_bytes,
+        lease.As<uint8_t>());
+  });
+}
 
 }  // namespace qforge::runtime::integer

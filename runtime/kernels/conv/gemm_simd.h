@@ -16,8 +16,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "ir/types.h"
+#include "numerics/fixed_point.h"
 #include "runtime/cpu_isa.h"
+#include "runtime/kernel.h"
 #include "runtime/kernels/common/output_stage_simd.h"
+#include "runtime/kernels/common/quant_int.h"
 
 namespace qforge::runtime::integer {
 
@@ -128,6 +133,82 @@ struct DepthwiseGeometry {
 void DepthwiseRow(const DepthwiseWeights& w, const DepthwiseGeometry& g,
                   const int16_t* x, int64_t oy, const OutputStage& os,
                   void* out);
+
+// ------------------------------------------------ the plans' shared steps
+//
+// CONV_2D / DEPTHWISE_CONV_2D (conv2d_simd.cc) and FULLY_CONNECTED
+// (fully_connected_simd.cc) build a plan around the GEMM in their prepare
+// and run it in eval. What both do:
+
+// What the scalar prepare worked out about the requantization.
+struct GemmRequant {
+  ir::DataType type = ir::DataType::kInt8;  // activations
+  int32_t input_zp = 0, weights_zp = 0, output_zp = 0;
+  int32_t act_min = 0, act_max = 0;
+  OutputStage::Scheme scheme = OutputStage::Scheme::kFixed;
+  numerics::Rounding rounding = numerics::Rounding::kSingle;
+  const std::vector<int32_t>* multiplier = nullptr;
+  const std::vector<int>* shift = nullptr;
+  const std::vector<float>* xnn_scale = nullptr;    // empty or null: none
+  const std::vector<double>* real_scale = nullptr;  // empty or null: none
+};
+
+// What every plan holds: the packed weights, the output stage, the A rows
+// (int16, or padded int8 for dot4) and per-task scratch.
+struct GemmPlanBase {
+  Isa isa = Isa::kScalar;
+  PackedGemmWeights gemm;
+  OutputStage os;
+  std::vector<int16_t> rows;
+  std::vector<int8_t> rows8;
+  ScratchSlots scratch;
+};
+
+// int16 inputs reach |x| = 32768; with sum |w| below this per channel no
+// int32 partial sum overflows, so the int32 accumulator equals the
+// reference's int64 one.
+inline constexpr int64_t kInt16WeightSumLimit = 65536;
+
+// Packs the weights `w` (uint8 with uint8 activations, else int8), n
+// channels of taps x depth: the dot4 form when the Isa, the types and the
+// zero point allow it (int32 accumulation), else int16 pairs.
+void PackPlanWeights(const RtTensor& w, const GemmRequant& r, bool acc64,
+                     int64_t n, int64_t taps, int64_t depth, Isa isa,
+                     PackedGemmWeights* out);
+
+// The output stage of `channels` channels: r's requantization, the bias of
+// ctx's input 2, and for dot4 weights (`per_channel` values each, in
+// ctx's input 1) their correction for reading the input as unsigned.
+void InitPlanOutputStage(const OpContext& ctx, const GemmRequant& r,
+                         int64_t channels, bool acc64,
+                         const PackedGemmWeights& w, int64_t per_channel,
+                         Isa isa, OutputStage* os);
+
+// The A rows (kc values each) for `pixels` rows of `channels` values of
+// `input`: dot4 reads the int8 input in place, or a copy padded to kc in
+// *rows8 when that is not empty; the int16 form converts it into *rows
+// (minus the input zero point). Returns the rows.
+const void* PlanInputRows(const OpContext& ctx, const GemmRequant& r, Isa isa,
+                          int64_t kc, bool dot4, const void* input,
+                          int64_t pixels, int64_t channels,
+                          std::vector<int16_t>* rows,
+                          std::vector<int8_t>* rows8);
+
+// GEMM tasks over (image, row chunk, panel group), from the shape alone.
+struct GemmTasks {
+  int64_t m = 0, rows_per_task = 0, m_tasks = 0;
+  int64_t panels = 0, panels_per_task = 0, n_tasks = 0;
+  int64_t images = 1;
+  int64_t count() const { return images * m_tasks * n_tasks; }
+};
+GemmTasks SplitGemm(Isa isa, int64_t images, int64_t m, int64_t panels);
+
+// Runs every task: image i's A operand is a(i), its m x w.n outputs start
+// at out + i * m * w.n output elements.
+void RunGemmTasks(const OpContext& ctx, const GemmTasks& t,
+                  const PackedGemmWeights& w, const OutputStage& os,
+                  absl::FunctionRef<GemmA(int64_t image)> a, void* out,
+                  ScratchSlots* scratch);
 
 }  // namespace qforge::runtime::integer
 

@@ -153,13 +153,9 @@ absl::Status EvalPool(OpContext& ctx) {
 
 }  // namespace
 
-absl::Status PrepareAveragePool2D(OpContext& ctx) {
-  return PreparePool(ctx, /*average=*/true);
-}
-absl::Status EvalAveragePool2D(OpContext& ctx) { return EvalPool(ctx); }
-absl::Status PrepareMaxPool2D(OpContext& ctx) {
-  return PreparePool(ctx, /*average=*/false);
-}
-absl::Status EvalMaxPool2D(OpContext& ctx) { return EvalPool(ctx); }
+QF_KERNEL_AS(PrepareAveragePool2D, PreparePool(ctx, /*average=*/true))
+QF_KERNEL_AS(EvalAveragePool2D, EvalPool(ctx))
+QF_KERNEL_AS(PrepareMaxPool2D, PreparePool(ctx, /*average=*/false))
+QF_KERNEL_AS(EvalMaxPool2D, EvalPool(ctx))
 
 }  // namespace qforge::runtime

@@ -146,13 +146,9 @@ absl::Status EvalPool(OpContext& ctx) {
 
 }  // namespace
 
-absl::Status PrepareIntAveragePool2D(OpContext& ctx) {
-  return PreparePool(ctx, /*is_max=*/false);
-}
-absl::Status EvalIntAveragePool2D(OpContext& ctx) { return EvalPool(ctx); }
-absl::Status PrepareIntMaxPool2D(OpContext& ctx) {
-  return PreparePool(ctx, /*is_max=*/true);
-}
-absl::Status EvalIntMaxPool2D(OpContext& ctx) { return EvalPool(ctx); }
+QF_KERNEL_AS(PrepareIntAveragePool2D, PreparePool(ctx, /*is_max=*/false))
+QF_KERNEL_AS(EvalIntAveragePool2D, EvalPool(ctx))
+QF_KERNEL_AS(PrepareIntMaxPool2D, PreparePool(ctx, /*is_max=*/true))
+QF_KERNEL_AS(EvalIntMaxPool2D, EvalPool(ctx))
 
 }  // namespace qforge::runtime

@@ -35,22 +35,12 @@ struct TransposeConvState : KernelState, integer::WeightedQuant {
 
 template <typename TIn, typename TAcc, typename TBias>
 void RunTransposeConv(OpContext& ctx, const TransposeConvState& s) {
-  struct Args {
-    const TransposeConvState* s;
-    const TIn* x;
-    const int8_t* w;
-    const TBias* bias;
-    TIn* y;
-  } args{&s, ctx.input(2)->Data<TIn>(), ctx.input(1)->Data<int8_t>(),
-         ctx.input(3) ? ctx.input(3)->Data<TBias>() : nullptr,
-         ctx.output(0)->Data<TIn>()};
-  const Args* a = &args;
-  ctx.pool().ParallelFor(s.batch * s.out_h, [a](int64_t r) {
-    const TransposeConvState& s = *a->s;
+  const auto io = integer::GetWeightedTensors<TIn, int8_t, TBias>(ctx, 2, 1, 3);
+  ctx.pool().ParallelFor(s.batch * s.out_h, [&](int64_t r) {
     const int64_t b = r / s.out_h;
     const int64_t oy = r % s.out_h;
     for (int64_t ox = 0; ox < s.out_w; ++ox) {
-      TIn* y = a->y + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
+      TIn* y = io.y + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
       for (int64_t oc = 0; oc < s.out_c; ++oc) {
         TAcc acc = 0;
         for (int64_t ky = 0; ky < s.k_h; ++ky) {
@@ -65,15 +55,15 @@ void RunTransposeConv(OpContext& ctx, const TransposeConvState& s) {
             if (tx < 0 || tx % s.stride_w != 0) continue;
             const int64_t ix = tx / s.stride_w;
             if (ix >= s.in_w) continue;
-            const TIn* x = a->x + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
-            const int8_t* w = a->w + ((oc * s.k_h + ky) * s.k_w + kx) * s.in_c;
+            const TIn* x = io.x + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
+            const int8_t* w = io.w + ((oc * s.k_h + ky) * s.k_w + kx) * s.in_c;
             for (int64_t c = 0; c < s.in_c; ++c) {
               acc += (static_cast<int32_t>(x[c]) + s.input_offset) *
                      static_cast<int32_t>(w[c]);
             }
           }
         }
-        if (a->bias != nullptr) acc += static_cast<TAcc>(a->bias[oc]);
+        if (io.bias != nullptr) acc += static_cast<TAcc>(io.bias[oc]);
         const size_t k = static_cast<size_t>(oc);
         y[oc] = static_cast<TIn>(integer::RequantizeAcc(
             acc, s.multiplier[k], s.shift[k], s.output_offset, s.act_min,

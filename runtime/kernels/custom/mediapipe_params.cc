@@ -50,33 +50,51 @@ absl::Status ExpectBytes(const OpContext& ctx, size_t need, const char* what) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::Status ReadPoolParams(const OpContext& ctx, PoolParams* p) {
-  // padding .. filter_height: 5 fields; activation when present.
-  RETURN_IF_ERROR(ExpectBytes(ctx, 20, "TfLitePoolParams"));
+// The fields both structs start with, after checking that the options hold
+// `need` bytes of `what`.
+absl::Status ReadLeadingParams(const OpContext& ctx, size_t need,
+                               const char* what, TransposeParams* p) {
+  RETURN_IF_ERROR(ExpectBytes(ctx, need, what));
   const std::vector<uint8_t>& b = ctx.op().custom_options;
   RETURN_IF_ERROR(ReadPadding(ctx, Field(b, 0), &p->padding));
   p->stride_w = Field(b, 1);
   p->stride_h = Field(b, 2);
+  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_width", p->stride_w));
+  return ExpectPositive(ctx, "stride_height", p->stride_h);
+}
+
+}  // namespace
+
+absl::Status ReadPoolParams(const OpContext& ctx, PoolParams* p) {
+  // padding .. filter_height: 5 fields; activation when present.
+  RETURN_IF_ERROR(ReadLeadingParams(ctx, 20, "TfLitePoolParams", p));
+  const std::vector<uint8_t>& b = ctx.op().custom_options;
   p->filter_w = Field(b, 3);
   p->filter_h = Field(b, 4);
   p->activation = b.size() >= 24 ? Field(b, 5) : 0;
-  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_width", p->stride_w));
-  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_height", p->stride_h));
   RETURN_IF_ERROR(ExpectPositive(ctx, "filter_width", p->filter_w));
   RETURN_IF_ERROR(ExpectPositive(ctx, "filter_height", p->filter_h));
   return absl::OkStatus();
 }
 
 absl::Status ReadTransposeParams(const OpContext& ctx, TransposeParams* p) {
-  RETURN_IF_ERROR(ExpectBytes(ctx, 12, "TfLiteTransposeConvParams"));
-  const std::vector<uint8_t>& b = ctx.op().custom_options;
-  RETURN_IF_ERROR(ReadPadding(ctx, Field(b, 0), &p->padding));
-  p->stride_w = Field(b, 1);
-  p->stride_h = Field(b, 2);
-  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_width", p->stride_w));
-  RETURN_IF_ERROR(ExpectPositive(ctx, "stride_height", p->stride_h));
+  return ReadLeadingParams(ctx, 12, "TfLiteTransposeConvParams", p);
+}
+
+absl::Status ExpectFloat(const OpContext& ctx, const RtTensor* t,
+                         absl::string_view role, int rank,
+                         absl::string_view rank_note) {
+  if (t == nullptr) return ctx.Error(absl::StrCat(role, " is missing"));
+  if (t->type != ir::DataType::kFloat32) {
+    return ctx.Unsupported(absl::StrCat(role, " '", t->name(), "' is ",
+                                        ir::DataTypeName(t->type),
+                                        "; MediaPipe's kernel takes float32"));
+  }
+  if (t->rank() != rank) {
+    return ctx.Error(absl::StrCat(role, " '", t->name(), "' ",
+                                  DimsString(t->shape), " must have rank ",
+                                  rank, rank_note));
+  }
   return absl::OkStatus();
 }
 

@@ -45,21 +45,6 @@ struct MediaPipePoolState : KernelState {
   int64_t pad_h = 0, pad_w = 0;
 };
 
-absl::Status ExpectFloat4D(const OpContext& ctx, const RtTensor* t,
-                           const char* role) {
-  if (t == nullptr) return ctx.Error(absl::StrCat(role, " is missing"));
-  if (t->type != ir::DataType::kFloat32) {
-    return ctx.Unsupported(absl::StrCat(role, " '", t->name(), "' is ",
-                                        ir::DataTypeName(t->type),
-                                        "; MediaPipe's kernel takes float32"));
-  }
-  if (t->rank() != 4) {
-    return ctx.Error(absl::StrCat(role, " '", t->name(), "' ",
-                                  DimsString(t->shape), " must have rank 4"));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status ExpectCounts(const OpContext& ctx, int inputs, int outputs) {
   if (ctx.num_inputs() != inputs || ctx.num_outputs() != outputs) {
     return ctx.Error(absl::StrCat("has ", ctx.num_inputs(), " inputs and ",
@@ -90,7 +75,7 @@ void ActivationRange(int32_t activation, float* lo, float* hi) {
 absl::Status PrepareMaxPoolingWithArgmax2D(OpContext& ctx) {
   RETURN_IF_ERROR(ExpectCounts(ctx, 1, 2));
   const RtTensor* input = ctx.input(0);
-  RETURN_IF_ERROR(ExpectFloat4D(ctx, input, "input"));
+  RETURN_IF_ERROR(mediapipe::ExpectFloat(ctx, input, "input", 4, ""));
   for (int o = 0; o < 2; ++o) {
     if (ctx.output(o)->type != ir::DataType::kFloat32) {
       return ctx.Unsupported(
@@ -164,8 +149,8 @@ absl::Status PrepareMaxUnpooling2D(OpContext& ctx) {
   RETURN_IF_ERROR(ExpectCounts(ctx, 2, 1));
   const RtTensor* input = ctx.input(0);
   const RtTensor* indices = ctx.input(1);
-  RETURN_IF_ERROR(ExpectFloat4D(ctx, input, "input"));
-  RETURN_IF_ERROR(ExpectFloat4D(ctx, indices, "indices"));
+  RETURN_IF_ERROR(mediapipe::ExpectFloat(ctx, input, "input", 4, ""));
+  RETURN_IF_ERROR(mediapipe::ExpectFloat(ctx, indices, "indices", 4, ""));
   if (indices->shape != input->shape) {
     return ctx.Error(absl::StrCat(
         "indices '", indices->name(), "' ", DimsString(indices->shape),

@@ -57,18 +57,9 @@ float Dot(const float* row, float a, float b, float c, float d) {
 }
 
 absl::Status ExpectFloatRank(const OpContext& ctx, int i, int rank) {
-  const RtTensor* t = ctx.input(i);
-  if (t == nullptr) return ctx.Error(absl::StrCat("input ", i, " is missing"));
-  if (t->type != ir::DataType::kFloat32) {
-    return ctx.Unsupported(absl::StrCat("input ", i, " '", t->name(), "' is ",
-                                        ir::DataTypeName(t->type),
-                                        "; MediaPipe's kernel takes float32"));
-  }
-  if (t->rank() != rank) {
-    return ctx.Error(absl::StrCat("input ", i, " '", t->name(), "' ",
-                                  DimsString(t->shape), " must have rank ",
-                                  rank, " (version ", ctx.op().version, ")"));
-  }
+  RETURN_IF_ERROR(mediapipe::ExpectFloat(
+      ctx, ctx.input(i), absl::StrCat("input ", i), rank,
+      absl::StrCat(" (version ", ctx.op().version, ")")));
   if (ctx.num_outputs() != 1 || ctx.output(0)->type != ir::DataType::kFloat32) {
     return ctx.Error("must have one float32 output");
   }

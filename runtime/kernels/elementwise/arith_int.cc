@@ -429,17 +429,11 @@ absl::Status EvalBinary(OpContext& ctx) {
 
 }  // namespace
 
-absl::Status PrepareIntAdd(OpContext& ctx) {
-  return PrepareBinary(ctx, BinaryKind::kAdd);
-}
-absl::Status EvalIntAdd(OpContext& ctx) { return EvalBinary(ctx); }
-absl::Status PrepareIntSub(OpContext& ctx) {
-  return PrepareBinary(ctx, BinaryKind::kSub);
-}
-absl::Status EvalIntSub(OpContext& ctx) { return EvalBinary(ctx); }
-absl::Status PrepareIntMul(OpContext& ctx) {
-  return PrepareBinary(ctx, BinaryKind::kMul);
-}
-absl::Status EvalIntMul(OpContext& ctx) { return EvalBinary(ctx); }
+QF_KERNEL_AS(PrepareIntAdd, PrepareBinary(ctx, BinaryKind::kAdd))
+QF_KERNEL_AS(EvalIntAdd, EvalBinary(ctx))
+QF_KERNEL_AS(PrepareIntSub, PrepareBinary(ctx, BinaryKind::kSub))
+QF_KERNEL_AS(EvalIntSub, EvalBinary(ctx))
+QF_KERNEL_AS(PrepareIntMul, PrepareBinary(ctx, BinaryKind::kMul))
+QF_KERNEL_AS(EvalIntMul, EvalBinary(ctx))
 
 }  // namespace qforge::runtime

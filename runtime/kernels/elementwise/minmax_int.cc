@@ -73,12 +73,8 @@ absl::Status EvalMinMax(OpContext& ctx) {
 
 }  // namespace
 
-absl::Status PrepareIntMaximum(OpContext& ctx) {
-  return PrepareMinMax(ctx, /*is_max=*/true);
-}
-absl::Status PrepareIntMinimum(OpContext& ctx) {
-  return PrepareMinMax(ctx, /*is_max=*/false);
-}
-absl::Status EvalIntMinMax(OpContext& ctx) { return EvalMinMax(ctx); }
+QF_KERNEL_AS(PrepareIntMaximum, PrepareMinMax(ctx, /*is_max=*/true))
+QF_KERNEL_AS(PrepareIntMinimum, PrepareMinMax(ctx, /*is_max=*/false))
+QF_KERNEL_AS(EvalIntMinMax, EvalMinMax(ctx))
 
 }  // namespace qforge::runtime

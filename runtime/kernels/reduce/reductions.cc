@@ -457,35 +457,15 @@ absl::Status EvalReduce(OpContext& ctx) {
 
 }  // namespace
 
-absl::Status PrepareMean(OpContext& ctx) {
-  return PrepareReduce(ctx, ReduceKind::kMean);
-}
-absl::Status EvalMean(OpContext& ctx) {
-  return EvalReduce<ReduceKind::kMean>(ctx);
-}
-absl::Status PrepareSum(OpContext& ctx) {
-  return PrepareReduce(ctx, ReduceKind::kSum);
-}
-absl::Status EvalSum(OpContext& ctx) {
-  return EvalReduce<ReduceKind::kSum>(ctx);
-}
-absl::Status PrepareReduceProd(OpContext& ctx) {
-  return PrepareReduce(ctx, ReduceKind::kProd);
-}
-absl::Status EvalReduceProd(OpContext& ctx) {
-  return EvalReduce<ReduceKind::kProd>(ctx);
-}
-absl::Status PrepareReduceMax(OpContext& ctx) {
-  return PrepareReduce(ctx, ReduceKind::kMax);
-}
-absl::Status EvalReduceMax(OpContext& ctx) {
-  return EvalReduce<ReduceKind::kMax>(ctx);
-}
-absl::Status PrepareReduceMin(OpContext& ctx) {
-  return PrepareReduce(ctx, ReduceKind::kMin);
-}
-absl::Status EvalReduceMin(OpContext& ctx) {
-  return EvalReduce<ReduceKind::kMin>(ctx);
-}
+QF_KERNEL_AS(PrepareMean, PrepareReduce(ctx, ReduceKind::kMean))
+QF_KERNEL_AS(EvalMean, EvalReduce<ReduceKind::kMean>(ctx))
+QF_KERNEL_AS(PrepareSum, PrepareReduce(ctx, ReduceKind::kSum))
+QF_KERNEL_AS(EvalSum, EvalReduce<ReduceKind::kSum>(ctx))
+QF_KERNEL_AS(PrepareReduceProd, PrepareReduce(ctx, ReduceKind::kProd))
+QF_KERNEL_AS(EvalReduceProd, EvalReduce<ReduceKind::kProd>(ctx))
+QF_KERNEL_AS(PrepareReduceMax, PrepareReduce(ctx, ReduceKind::kMax))
+QF_KERNEL_AS(EvalReduceMax, EvalReduce<ReduceKind::kMax>(ctx))
+QF_KERNEL_AS(PrepareReduceMin, PrepareReduce(ctx, ReduceKind::kMin))
+QF_KERNEL_AS(EvalReduceMin, EvalReduce<ReduceKind::kMin>(ctx))
 
 }  // namespace qforge::runtime

@@ -128,23 +128,11 @@ absl::Status EvalNorm(OpContext& ctx) {
 
 }  // namespace
 
-absl::Status PrepareSoftmax(OpContext& ctx) {
-  return PrepareNorm(ctx, NormKind::kSoftmax);
-}
-absl::Status EvalSoftmax(OpContext& ctx) {
-  return EvalNorm<NormKind::kSoftmax>(ctx);
-}
-absl::Status PrepareLogSoftmax(OpContext& ctx) {
-  return PrepareNorm(ctx, NormKind::kLogSoftmax);
-}
-absl::Status EvalLogSoftmax(OpContext& ctx) {
-  return EvalNorm<NormKind::kLogSoftmax>(ctx);
-}
-absl::Status PrepareL2Normalization(OpContext& ctx) {
-  return PrepareNorm(ctx, NormKind::kL2);
-}
-absl::Status EvalL2Normalization(OpContext& ctx) {
-  return EvalNorm<NormKind::kL2>(ctx);
-}
+QF_KERNEL_AS(PrepareSoftmax, PrepareNorm(ctx, NormKind::kSoftmax))
+QF_KERNEL_AS(EvalSoftmax, EvalNorm<NormKind::kSoftmax>(ctx))
+QF_KERNEL_AS(PrepareLogSoftmax, PrepareNorm(ctx, NormKind::kLogSoftmax))
+QF_KERNEL_AS(EvalLogSoftmax, EvalNorm<NormKind::kLogSoftmax>(ctx))
+QF_KERNEL_AS(PrepareL2Normalization, PrepareNorm(ctx, NormKind::kL2))
+QF_KERNEL_AS(EvalL2Normalization, EvalNorm<NormKind::kL2>(ctx))
 
 }  // namespace qforge::runtime

@@ -232,93 +232,67 @@ void ForEachBlockPosition(const BatchSpaceParams& p, int64_t batches,
   }
 }
 
-// The spatial dims of `t` and of output 0 (p.shape), and their products.
-struct SpatialDims {
-  int64_t in[8], out[8];
-  int64_t in_count = 1, out_count = 1;
-  SpatialDims(const BatchSpaceParams& p, const RtTensor& t) {
-    for (int s = 0; s < p.m; ++s) {
-      in[s] = t.dim(s + 1);
-      out[s] = p.shape[static_cast<size_t>(s) + 1];
-      in_count *= in[s];
-      out_count *= out[s];
-    }
+// Eval of both: SPACE_TO_BATCH_ND (to_batch) and BATCH_TO_SPACE_ND.
+absl::Status EvalBatchSpace(OpContext& ctx, bool to_batch) {
+  BatchSpaceParams p;
+  RETURN_IF_ERROR(SetBatchSpaceShape(ctx, to_batch, /*in_eval=*/true, &p));
+  uint8_t value[16];
+  if (to_batch) RETURN_IF_ERROR(shape_ops::PadValue(ctx, -1, p.elem, value));
+  if (p.block_bytes == 0 || ctx.output(0)->NumElements() == 0) {
+    return absl::OkStatus();
   }
-};
+  const RtTensor* in = ctx.input(0);
+  int64_t in_dims[8], out_dims[8];
+  int64_t in_count = 1, out_count = 1;
+  for (int s = 0; s < p.m; ++s) {
+    in_dims[s] = in->dim(s + 1);
+    out_dims[s] = p.shape[static_cast<size_t>(s) + 1];
+    in_count *= in_dims[s];
+    out_count *= out_dims[s];
+  }
+  const uint8_t* src = in->data;
+  uint8_t* dst = ctx.output(0)->data;
+  const size_t bytes = p.block_bytes;
+  if (to_batch) {
+    // Every output position reads its input position, or the padding value.
+    ForEachBlockPosition(
+        p, p.shape[0], in->dim(0), out_dims, in_dims,
+        [&](int64_t ob, int64_t b, int64_t k, int64_t at, bool inside) {
+          uint8_t* d = dst + static_cast<size_t>(ob * out_count + k) * bytes;
+          if (inside) {
+            std::memcpy(d, src + static_cast<size_t>(b * in_count + at) * bytes,
+                        bytes);
+          } else {
+            shape_ops::FillElements(d, p.depth, value, p.elem);
+          }
+        });
+  } else {
+    // Every input position writes its output position unless cropped away.
+    ForEachBlockPosition(
+        p, in->dim(0), p.shape[0], in_dims, out_dims,
+        [&](int64_t ib, int64_t ob, int64_t k, int64_t at, bool inside) {
+          if (!inside) return;
+          std::memcpy(dst + static_cast<size_t>(ob * out_count + at) * bytes,
+                      src + static_cast<size_t>(ib * in_count + k) * bytes,
+                      bytes);
+        });
+  }
+  return absl::OkStatus();
+}
 
 }  // namespace
 
-absl::Status PrepareDepthToSpace(OpContext& ctx) {
-  return shape_ops::PrepareAffineCopy(ctx, ResolveDepthToSpace);
-}
-absl::Status EvalDepthToSpace(OpContext& ctx) {
-  return shape_ops::EvalAffineCopy(ctx, ResolveDepthToSpace);
-}
-absl::Status PrepareSpaceToDepth(OpContext& ctx) {
-  return shape_ops::PrepareAffineCopy(ctx, ResolveSpaceToDepth);
-}
-absl::Status EvalSpaceToDepth(OpContext& ctx) {
-  return shape_ops::EvalAffineCopy(ctx, ResolveSpaceToDepth);
-}
-
-absl::Status PrepareSpaceToBatchNd(OpContext& ctx) {
-  return PrepareBatchSpace(ctx, /*to_batch=*/true);
-}
-
-absl::Status EvalSpaceToBatchNd(OpContext& ctx) {
-  BatchSpaceParams p;
-  RETURN_IF_ERROR(SetBatchSpaceShape(ctx, /*to_batch=*/true, true, &p));
-  uint8_t value[16];
-  RETURN_IF_ERROR(shape_ops::PadValue(ctx, -1, p.elem, value));
-  if (p.block_bytes == 0 || ctx.output(0)->NumElements() == 0) {
-    return absl::OkStatus();
-  }
-  const RtTensor* in = ctx.input(0);
-  const SpatialDims dims(p, *in);
-  uint8_t* out = ctx.output(0)->data;
-  // Every output position reads its input position, or the padding value.
-  ForEachBlockPosition(
-      p, p.shape[0], in->dim(0), dims.out, dims.in,
-      [&](int64_t ob, int64_t b, int64_t k, int64_t src, bool inside) {
-        uint8_t* dst =
-            out + static_cast<size_t>(ob * dims.out_count + k) * p.block_bytes;
-        if (inside) {
-          std::memcpy(dst,
-                      in->data + static_cast<size_t>(b * dims.in_count + src) *
-                                     p.block_bytes,
-                      p.block_bytes);
-        } else {
-          shape_ops::FillElements(dst, p.depth, value, p.elem);
-        }
-      });
-  return absl::OkStatus();
-}
-
-absl::Status PrepareBatchToSpaceNd(OpContext& ctx) {
-  return PrepareBatchSpace(ctx, /*to_batch=*/false);
-}
-
-absl::Status EvalBatchToSpaceNd(OpContext& ctx) {
-  BatchSpaceParams p;
-  RETURN_IF_ERROR(SetBatchSpaceShape(ctx, /*to_batch=*/false, true, &p));
-  if (p.block_bytes == 0 || ctx.output(0)->NumElements() == 0) {
-    return absl::OkStatus();
-  }
-  const RtTensor* in = ctx.input(0);
-  const SpatialDims dims(p, *in);
-  uint8_t* out = ctx.output(0)->data;
-  // Every input position writes its output position unless cropped away.
-  ForEachBlockPosition(
-      p, in->dim(0), p.shape[0], dims.in, dims.out,
-      [&](int64_t ib, int64_t ob, int64_t k, int64_t dst, bool inside) {
-        if (!inside) return;
-        std::memcpy(out + static_cast<size_t>(ob * dims.out_count + dst) *
-                              p.block_bytes,
-                    in->data + static_cast<size_t>(ib * dims.in_count + k) *
-                                   p.block_bytes,
-                    p.block_bytes);
-      });
-  return absl::OkStatus();
-}
+QF_KERNEL_AS(PrepareDepthToSpace,
+             shape_ops::PrepareAffineCopy(ctx, ResolveDepthToSpace))
+QF_KERNEL_AS(EvalDepthToSpace,
+             shape_ops::EvalAffineCopy(ctx, ResolveDepthToSpace))
+QF_KERNEL_AS(PrepareSpaceToDepth,
+             shape_ops::PrepareAffineCopy(ctx, ResolveSpaceToDepth))
+QF_KERNEL_AS(EvalSpaceToDepth,
+             shape_ops::EvalAffineCopy(ctx, ResolveSpaceToDepth))
+QF_KERNEL_AS(PrepareSpaceToBatchNd, PrepareBatchSpace(ctx, /*to_batch=*/true))
+QF_KERNEL_AS(EvalSpaceToBatchNd, EvalBatchSpace(ctx, /*to_batch=*/true))
+QF_KERNEL_AS(PrepareBatchToSpaceNd, PrepareBatchSpace(ctx, /*to_batch=*/false))
+QF_KERNEL_AS(EvalBatchToSpaceNd, EvalBatchSpace(ctx, /*to_batch=*/false))
 
 }  // namespace qforge::runtime
