@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "numerics/xnnpack_arithmetic.h"
 
 namespace qforge::runtime::integer {
 namespace {
@@ -221,6 +222,24 @@ absl::Status CheckBias(const OpContext& ctx, const RtTensor* bias,
   return absl::OkStatus();
 }
 
+std::vector<float> XnnpackChannelScales(const OpContext& ctx, bool is_int16,
+                                        float input_scale,
+                                        const std::vector<float>& weight_scales,
+                                        float output_scale, int64_t channels) {
+  if (is_int16 || ctx.arithmetic() != numerics::Arithmetic::kXnnpack) return {};
+  std::vector<float> scales(static_cast<size_t>(channels));
+  for (int64_t c = 0; c < channels; ++c) {
+    const float ws = weight_scales.size() == 1
+                         ? weight_scales[0]
+                         : weight_scales[static_cast<size_t>(c)];
+    if (!numerics::XnnpackRequantizationScale(
+            input_scale, ws, output_scale, &scales[static_cast<size_t>(c)])) {
+      return {};
+    }
+  }
+  return scales;
+}
+
 int32_t QuantizeReal(float x, const QuantInfo& q) {
   return q.zero_point + static_cast<int32_t>(std::round(x / q.scale));
 }
@@ -336,6 +355,23 @@ absl::Status RequireActivation(const OpContext& ctx, int i,
                                         "; expected int8, uint8 or int16"));
   }
   *t = in;
+  return absl::OkStatus();
+}
+
+absl::Status RequireWeightedInOut(OpContext& ctx, absl::string_view role,
+                                  const RtTensor** in, const RtTensor** w,
+                                  const RtTensor** bias, RtTensor** out) {
+  RETURN_IF_ERROR(RequireActivationInOut(ctx, in, out));
+  RETURN_IF_ERROR(RequireWeights(ctx, (*in)->type, role, w));
+  *bias = ctx.input(2);
+  return absl::OkStatus();
+}
+
+absl::Status RequireBinaryInOut(OpContext& ctx, const RtTensor** a,
+                                const RtTensor** b, RtTensor** out) {
+  RETURN_IF_ERROR(RequireActivation(ctx, 0, a));
+  RETURN_IF_ERROR(RequireActivation(ctx, 1, b));
+  *out = ctx.output(0);
   return absl::OkStatus();
 }
 

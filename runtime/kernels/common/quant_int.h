@@ -67,6 +67,15 @@ absl::Status CheckBias(const OpContext& ctx, const RtTensor* bias,
                        const std::vector<float>& weight_scales,
                        float output_scale);
 
+// With --arithmetic xnnpack and 8-bit activations (not int16), XNNPACK's
+// float requantization scale of each of `channels` channels from the input,
+// weight (one, or one per channel) and output scales; empty otherwise, and
+// when XNNPACK refuses one of them (TFLite's kernel runs then).
+std::vector<float> XnnpackChannelScales(const OpContext& ctx, bool is_int16,
+                                        float input_scale,
+                                        const std::vector<float>& weight_scales,
+                                        float output_scale, int64_t channels);
+
 // TFLite's CalculateActivationRangeQuantized for `out_type`: NONE gives the
 // type range; RELU, RELU6, RELU_N1_TO_1 clamp at the quantized 0, 6, +-1
 // (zero_point + round(x / scale)). Other activations are unsupported.
@@ -198,6 +207,16 @@ inline int16_t Lut16Lookup(int16_t value, const int16_t* lut) {
 
 // Checks input i exists and is one of the activation types; returns it.
 absl::Status RequireActivation(const OpContext& ctx, int i, const RtTensor** t);
+// The operands of a weighted op (conv, fully connected): RequireActivation
+// for input 0 (*in), RequireWeights for input 1 (*w, named `role`), *out
+// output 0 of input 0's type, *bias input 2 (may be null).
+absl::Status RequireWeightedInOut(OpContext& ctx, absl::string_view role,
+                                  const RtTensor** in, const RtTensor** w,
+                                  const RtTensor** bias, RtTensor** out);
+// RequireActivation for inputs 0 and 1 of a two-input op; *out is output
+// 0 (unchecked: the ops differ in what they allow).
+absl::Status RequireBinaryInOut(OpContext& ctx, const RtTensor** a,
+                                const RtTensor** b, RtTensor** out);
 // RequireActivation for input 0, and output 0 must have its type.
 absl::Status RequireActivationInOut(OpContext& ctx, const RtTensor** in,
                                     RtTensor** out);

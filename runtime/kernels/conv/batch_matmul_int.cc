@@ -135,11 +135,9 @@ absl::Status ReadLegacyRhsQuant(const OpContext& ctx, const RtTensor& rhs,
 }  // namespace
 
 absl::Status PrepareIntBatchMatMul(OpContext& ctx) {
-  const RtTensor* lhs = nullptr;
-  const RtTensor* rhs = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &lhs));
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 1, &rhs));
-  RtTensor* out = ctx.output(0);
+  const RtTensor *lhs = nullptr, *rhs = nullptr;
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireBinaryInOut(ctx, &lhs, &rhs, &out));
   const bool a16w8 = lhs->type == ir::DataType::kInt16 &&
                      rhs->type == ir::DataType::kInt8 &&
                      out->type == ir::DataType::kInt16;

@@ -106,28 +106,23 @@ void HybridRow(const HybridConvState& s, const int8_t* w, const float* bias,
     float* out = y + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
     for (int64_t oc = 0; oc < s.out_c; ++oc) {
       int32_t acc = 0;
-      for (int64_t ky = 0; ky < s.k_h; ++ky) {
-        const int64_t iy = iy0 + ky * s.dil_h;
-        if (iy < 0 || iy >= s.in_h) continue;
-        for (int64_t kx = 0; kx < s.k_w; ++kx) {
-          const int64_t ix = ix0 + kx * s.dil_w;
-          if (ix < 0 || ix >= s.in_w) continue;
-          const int8_t* x = q + (iy * s.in_w + ix) * s.in_c;
-          if (s.depthwise) {
-            acc += static_cast<int32_t>(w[(ky * s.k_w + kx) * s.out_c + oc]) *
-                   (static_cast<int32_t>(x[oc / s.depth_mult]) - zp);
-          } else {
-            const int64_t g = oc / oc_per_group;
-            const int8_t* f =
-                w + ((oc * s.k_h + ky) * s.k_w + kx) * s.filter_in_c;
-            const int8_t* xg = x + g * s.filter_in_c;
-            for (int64_t c = 0; c < s.filter_in_c; ++c) {
-              acc += static_cast<int32_t>(f[c]) *
-                     (static_cast<int32_t>(xg[c]) - zp);
+      ForEachTapInside(
+          s, iy0, ix0, [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+            const int8_t* x = q + (iy * s.in_w + ix) * s.in_c;
+            if (s.depthwise) {
+              acc += static_cast<int32_t>(w[(ky * s.k_w + kx) * s.out_c + oc]) *
+                     (static_cast<int32_t>(x[oc / s.depth_mult]) - zp);
+            } else {
+              const int64_t g = oc / oc_per_group;
+              const int8_t* f =
+                  w + ((oc * s.k_h + ky) * s.k_w + kx) * s.filter_in_c;
+              const int8_t* xg = x + g * s.filter_in_c;
+              for (int64_t c = 0; c < s.filter_in_c; ++c) {
+                acc += static_cast<int32_t>(f[c]) *
+                       (static_cast<int32_t>(xg[c]) - zp);
+              }
             }
-          }
-        }
-      }
+          });
       const float ws = s.weight_scales[static_cast<size_t>(oc)];
       float v;
       if (s.depthwise) {

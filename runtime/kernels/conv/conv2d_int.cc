@@ -52,12 +52,10 @@ struct ConvState : KernelState, ConvDims, integer::WeightedQuant {
 
 // Prepare shared by both ops.
 absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
-  const RtTensor* in = nullptr;
-  const RtTensor* w = nullptr;
+  const RtTensor *in = nullptr, *w = nullptr, *bias = nullptr;
   RtTensor* out = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivationInOut(ctx, &in, &out));
-  RETURN_IF_ERROR(integer::RequireWeights(ctx, in->type, "filter", &w));
-  const RtTensor* bias = ctx.input(2);
+  RETURN_IF_ERROR(
+      integer::RequireWeightedInOut(ctx, "filter", &in, &w, &bias, &out));
   const bool is_uint8 = in->type == ir::DataType::kUInt8;
   if (in->rank() != 4 || w->rank() != 4) {
     return ctx.Error(absl::StrCat(
@@ -103,18 +101,8 @@ absl::Status PrepareConvCommon(OpContext& ctx, bool depthwise) {
   }
   RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.out_c, is_int16, qi.scale,
                                      wscales, qo.scale));
-  if (!is_int16 && ctx.arithmetic() == numerics::Arithmetic::kXnnpack) {
-    s.xnn_scale.resize(static_cast<size_t>(s.out_c));
-    for (int64_t c = 0; c < s.out_c; ++c) {
-      const float ws =
-          wscales.size() == 1 ? wscales[0] : wscales[static_cast<size_t>(c)];
-      if (!numerics::XnnpackRequantizationScale(
-              qi.scale, ws, qo.scale, &s.xnn_scale[static_cast<size_t>(c)])) {
-        s.xnn_scale.clear();  // XNNPACK refuses it: TFLite's kernel runs.
-        break;
-      }
-    }
-  }
+  s.xnn_scale = integer::XnnpackChannelScales(ctx, is_int16, qi.scale, wscales,
+                                              qo.scale, s.out_c);
   for (int sh : s.shift) {
     if (sh > (is_int16 ? 7 : 30)) {
       return ctx.Error(absl::StrCat(
@@ -243,29 +231,24 @@ void DepthwiseRow(ConvState& s, const TIn* input, const TBias* bias,
     const int64_t iy0 = oy * s.stride_h - s.pad_top;
     const int64_t ix0 = ox * s.stride_w - s.pad_left;
     for (int64_t oc = 0; oc < s.out_c; ++oc) acc[oc] = 0;
-    for (int64_t ky = 0; ky < s.k_h; ++ky) {
-      const int64_t iy = iy0 + ky * s.dil_h;
-      if (iy < 0 || iy >= s.in_h) continue;
-      for (int64_t kx = 0; kx < s.k_w; ++kx) {
-        const int64_t ix = ix0 + kx * s.dil_w;
-        if (ix < 0 || ix >= s.in_w) continue;
-        const TIn* x = input + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
-        const int16_t* f = s.filter.data() + (ky * s.k_w + kx) * s.out_c;
-        if (m == 1) {
-          for (int64_t c = 0; c < s.out_c; ++c) {
-            acc[c] +=
-                static_cast<int32_t>(f[c]) * (static_cast<int32_t>(x[c]) + off);
-          }
-        } else {
-          for (int64_t ic = 0; ic < s.in_c; ++ic) {
-            const int32_t xv = static_cast<int32_t>(x[ic]) + off;
-            for (int64_t j = 0; j < m; ++j) {
-              acc[ic * m + j] += static_cast<int32_t>(f[ic * m + j]) * xv;
+    ForEachTapInside(
+        s, iy0, ix0, [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+          const TIn* x = input + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
+          const int16_t* f = s.filter.data() + (ky * s.k_w + kx) * s.out_c;
+          if (m == 1) {
+            for (int64_t c = 0; c < s.out_c; ++c) {
+              acc[c] += static_cast<int32_t>(f[c]) *
+                        (static_cast<int32_t>(x[c]) + off);
+            }
+          } else {
+            for (int64_t ic = 0; ic < s.in_c; ++ic) {
+              const int32_t xv = static_cast<int32_t>(x[ic]) + off;
+              for (int64_t j = 0; j < m; ++j) {
+                acc[ic * m + j] += static_cast<int32_t>(f[ic * m + j]) * xv;
+              }
             }
           }
-        }
-      }
-    }
+        });
     TIn* o = output + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
     for (int64_t oc = 0; oc < s.out_c; ++oc) {
       TAcc a = acc[oc];

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "runtime/kernels/common/simd_target.h"
+#include "runtime/kernels/common/window.h"
 #include "runtime/kernels/conv/gemm_simd.h"
 
 namespace qforge::runtime::integer {
@@ -27,17 +28,12 @@ bool CollectTaps(const DepthwiseGeometry& g, int64_t oy, int64_t ox, Taps* t) {
   t->n = 0;
   const int64_t iy0 = oy * g.stride_h - g.pad_top;
   const int64_t ix0 = ox * g.stride_w - g.pad_left;
-  for (int64_t ky = 0; ky < g.k_h; ++ky) {
-    const int64_t iy = iy0 + ky * g.dil_h;
-    if (iy < 0 || iy >= g.in_h) continue;
-    for (int64_t kx = 0; kx < g.k_w; ++kx) {
-      const int64_t ix = ix0 + kx * g.dil_w;
-      if (ix < 0 || ix >= g.in_w) continue;
-      t->pixel[t->n] = iy * g.in_w + ix;
-      t->tap[t->n] = ky * g.k_w + kx;
-      ++t->n;
-    }
-  }
+  ForEachTapInside(g, iy0, ix0,
+                   [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+                     t->pixel[t->n] = iy * g.in_w + ix;
+                     t->tap[t->n] = ky * g.k_w + kx;
+                     ++t->n;
+                   });
   return true;
 }
 

@@ -140,12 +140,10 @@ void RunIntFc(OpContext& ctx, const IntFcState& s) {
 }  // namespace
 
 absl::Status PrepareIntFullyConnected(OpContext& ctx) {
-  const RtTensor* in = nullptr;
-  const RtTensor* w = nullptr;
+  const RtTensor *in = nullptr, *w = nullptr, *bias = nullptr;
   RtTensor* out = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivationInOut(ctx, &in, &out));
-  RETURN_IF_ERROR(integer::RequireWeights(ctx, in->type, "weights", &w));
-  const RtTensor* bias = ctx.input(2);
+  RETURN_IF_ERROR(
+      integer::RequireWeightedInOut(ctx, "weights", &in, &w, &bias, &out));
   const bool is_uint8 = in->type == ir::DataType::kUInt8;
   const bool is_int16 = in->type == ir::DataType::kInt16;
   auto state = std::make_unique<IntFcState>();
@@ -184,18 +182,8 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
   }
   RETURN_IF_ERROR(integer::CheckBias(ctx, bias, s.shape.units, is_int16,
                                      qi.scale, wscales, qo.scale));
-  if (!is_int16 && ctx.arithmetic() == numerics::Arithmetic::kXnnpack) {
-    s.xnn_scale.resize(static_cast<size_t>(s.shape.units));
-    for (int64_t u = 0; u < s.shape.units; ++u) {
-      const float ws =
-          wscales.size() == 1 ? wscales[0] : wscales[static_cast<size_t>(u)];
-      if (!numerics::XnnpackRequantizationScale(
-              qi.scale, ws, qo.scale, &s.xnn_scale[static_cast<size_t>(u)])) {
-        s.xnn_scale.clear();  // XNNPACK refuses it: TFLite's kernel runs.
-        break;
-      }
-    }
-  }
+  s.xnn_scale = integer::XnnpackChannelScales(ctx, is_int16, qi.scale, wscales,
+                                              qo.scale, s.shape.units);
   const bool legacy =
       is_int16 && ctx.modes().rounding == numerics::RoundingPolicy::kLegacy;
   const bool int64_bias = bias != nullptr && bias->type == ir::DataType::kInt64;

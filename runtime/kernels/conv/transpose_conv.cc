@@ -133,22 +133,15 @@ void TransposeConvCore::Run(ThreadPool& pool, const float* in,
       for (int64_t ox = 0; ox < g.out_w; ++ox) {
         float* o = out + (row * g.out_w + ox) * oc;
         std::fill(o, o + oc, 0.0f);
-        for (int64_t ky = 0; ky < g.kh; ++ky) {
-          const int64_t ny = oy + g.pad_h - ky;
-          if (ny < 0 || ny % g.stride_h != 0) continue;
-          const int64_t iy = ny / g.stride_h;
-          if (iy >= g.in_h) continue;
-          for (int64_t kx = 0; kx < g.kw; ++kx) {
-            const int64_t nx = ox + g.pad_w - kx;
-            if (nx < 0 || nx % g.stride_w != 0) continue;
-            const int64_t ix = nx / g.stride_w;
-            if (ix >= g.in_w) continue;
-            const float* src = col_.data() +
-                               ((b * g.in_h + iy) * g.in_w + ix) * n +
-                               (ky * g.kw + kx) * oc;
-            for (int64_t j = 0; j < oc; ++j) o[j] += src[j];
-          }
-        }
+        ForEachTransposedTap(
+            oy, ox, g.kh, g.kw, g.stride_h, g.stride_w, g.pad_h, g.pad_w,
+            g.in_h, g.in_w,
+            [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+              const float* src = col_.data() +
+                                 ((b * g.in_h + iy) * g.in_w + ix) * n +
+                                 (ky * g.kw + kx) * oc;
+              for (int64_t j = 0; j < oc; ++j) o[j] += src[j];
+            });
         for (int64_t j = 0; j < oc; ++j) {
           const float v = bias != nullptr ? o[j] + bias[j] : o[j];
           o[j] = Vec<1>::Clamp(v, g.act.lo, g.act.hi);

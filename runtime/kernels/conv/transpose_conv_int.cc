@@ -43,26 +43,18 @@ void RunTransposeConv(OpContext& ctx, const TransposeConvState& s) {
       TIn* y = io.y + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
       for (int64_t oc = 0; oc < s.out_c; ++oc) {
         TAcc acc = 0;
-        for (int64_t ky = 0; ky < s.k_h; ++ky) {
-          // Input row iy reaches output row oy through tap ky when
-          // iy * stride - pad + ky = oy.
-          const int64_t ty = oy + s.pad_top - ky;
-          if (ty < 0 || ty % s.stride_h != 0) continue;
-          const int64_t iy = ty / s.stride_h;
-          if (iy >= s.in_h) continue;
-          for (int64_t kx = 0; kx < s.k_w; ++kx) {
-            const int64_t tx = ox + s.pad_left - kx;
-            if (tx < 0 || tx % s.stride_w != 0) continue;
-            const int64_t ix = tx / s.stride_w;
-            if (ix >= s.in_w) continue;
-            const TIn* x = io.x + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
-            const int8_t* w = io.w + ((oc * s.k_h + ky) * s.k_w + kx) * s.in_c;
-            for (int64_t c = 0; c < s.in_c; ++c) {
-              acc += (static_cast<int32_t>(x[c]) + s.input_offset) *
-                     static_cast<int32_t>(w[c]);
-            }
-          }
-        }
+        ForEachTransposedTap(
+            oy, ox, s.k_h, s.k_w, s.stride_h, s.stride_w, s.pad_top, s.pad_left,
+            s.in_h, s.in_w,
+            [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+              const TIn* x = io.x + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
+              const int8_t* w =
+                  io.w + ((oc * s.k_h + ky) * s.k_w + kx) * s.in_c;
+              for (int64_t c = 0; c < s.in_c; ++c) {
+                acc += (static_cast<int32_t>(x[c]) + s.input_offset) *
+                       static_cast<int32_t>(w[c]);
+              }
+            });
         if (io.bias != nullptr) acc += static_cast<TAcc>(io.bias[oc]);
         const size_t k = static_cast<size_t>(oc);
         y[oc] = static_cast<TIn>(integer::RequantizeAcc(

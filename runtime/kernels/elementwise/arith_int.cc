@@ -288,11 +288,9 @@ void RunVectorAddSub(OpContext& ctx, const BinaryState& s) {
 }
 
 absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {
-  const RtTensor* a = nullptr;
-  const RtTensor* b = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &a));
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 1, &b));
-  RtTensor* out = ctx.output(0);
+  const RtTensor *a = nullptr, *b = nullptr;
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireBinaryInOut(ctx, &a, &b, &out));
   if (a->type != b->type) {
     return ctx.Error(absl::StrCat("inputs '", a->name(), "' (",
                                   ir::DataTypeName(a->type), ") and '",

@@ -321,27 +321,17 @@ absl::Status EvalDequantize(OpContext& ctx) {
   float* out = ctx.output(0)->Data<float>();
   const int64_t n = ctx.output(0)->NumElements();
   const DequantizeState& st = *ctx.state<DequantizeState>();
-  switch (in->type) {
-    case ir::DataType::kFloat16: {
-      const uint16_t* h = in->Data<uint16_t>();
-      elementwise::EvalUnary(ctx, h, out, n, numerics::HalfToFloat);
-      return absl::OkStatus();
-    }
-    case ir::DataType::kInt8:
-      Dequantize<int8_t>(ctx, st, in->data, out, n);
-      return absl::OkStatus();
-    case ir::DataType::kUInt8:
-      Dequantize<uint8_t>(ctx, st, in->data, out, n);
-      return absl::OkStatus();
-    case ir::DataType::kInt16:
-      Dequantize<int16_t>(ctx, st, in->data, out, n);
-      return absl::OkStatus();
-    case ir::DataType::kInt4:
-      Dequantize<void>(ctx, st, in->data, out, n);
-      return absl::OkStatus();
-    default:
-      return elementwise::UnsupportedType(ctx, 0);
+  if (in->type == ir::DataType::kFloat16) {
+    const uint16_t* h = in->Data<uint16_t>();
+    elementwise::EvalUnary(ctx, h, out, n, numerics::HalfToFloat);
+    return absl::OkStatus();
   }
+  if (in->type == ir::DataType::kInt4) {
+    Dequantize<void>(ctx, st, in->data, out, n);  // void stands for int4
+    return absl::OkStatus();
+  }
+  return elementwise::ForInputType<int8_t, uint8_t, int16_t>(
+      ctx, [&](auto t) { Dequantize<decltype(t)>(ctx, st, in->data, out, n); });
 }
 
 }  // namespace qforge::runtime

@@ -40,11 +40,9 @@ void RunMinMax(OpContext& ctx, const MinMaxState& s) {
 }
 
 absl::Status PrepareMinMax(OpContext& ctx, bool is_max) {
-  const RtTensor* a = nullptr;
-  const RtTensor* b = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &a));
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 1, &b));
-  RtTensor* out = ctx.output(0);
+  const RtTensor *a = nullptr, *b = nullptr;
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireBinaryInOut(ctx, &a, &b, &out));
   if (a->type != b->type || out->type != a->type) {
     return ctx.Unsupported(absl::StrCat(
         "inputs ", ir::DataTypeName(a->type), ", ", ir::DataTypeName(b->type),

@@ -52,11 +52,9 @@ void RunPrelu(OpContext& ctx, const PreluState& s) {
 }  // namespace
 
 absl::Status PrepareIntPrelu(OpContext& ctx) {
-  const RtTensor* in = nullptr;
-  const RtTensor* alpha = nullptr;
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 0, &in));
-  RETURN_IF_ERROR(integer::RequireActivation(ctx, 1, &alpha));
-  RtTensor* out = ctx.output(0);
+  const RtTensor *in = nullptr, *alpha = nullptr;
+  RtTensor* out = nullptr;
+  RETURN_IF_ERROR(integer::RequireBinaryInOut(ctx, &in, &alpha, &out));
   if (in->type == ir::DataType::kInt16) {
     return ctx.Unsupported("int16 PRELU (TFLite has int8 and uint8 forms)");
   }

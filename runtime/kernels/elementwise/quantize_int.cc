@@ -278,20 +278,13 @@ absl::Status EvalIntQuantize(OpContext& ctx) {
       });
       return absl::OkStatus();
     }
-    case ir::DataType::kInt8:
-      DispatchRequantize<int8_t>(ctx, s);
-      return absl::OkStatus();
-    case ir::DataType::kUInt8:
-      DispatchRequantize<uint8_t>(ctx, s);
-      return absl::OkStatus();
-    case ir::DataType::kInt16:
-      DispatchRequantize<int16_t>(ctx, s);
-      return absl::OkStatus();
-    case ir::DataType::kInt32:
-      DispatchRequantize<int32_t>(ctx, s);
-      return absl::OkStatus();
     default:
       break;
+  }
+  if (ForTypeIn<int8_t, uint8_t, int16_t, int32_t>(s.in_type, [&](auto t) {
+        DispatchRequantize<decltype(t)>(ctx, s);
+      })) {
+    return absl::OkStatus();
   }
   return ctx.Unsupported("QUANTIZE input type");
 }
@@ -318,23 +311,11 @@ absl::Status PrepareIntDequantize(OpContext& ctx) {
 
 absl::Status EvalIntDequantize(OpContext& ctx) {
   const DequantizeState& s = *ctx.state<DequantizeState>();
-  switch (s.in_type) {
-    case ir::DataType::kInt8:
-      Dequantize<int8_t>(ctx, s);
-      break;
-    case ir::DataType::kUInt8:
-      Dequantize<uint8_t>(ctx, s);
-      break;
-    case ir::DataType::kInt16:
-      Dequantize<int16_t>(ctx, s);
-      break;
-    case ir::DataType::kInt32:
-      Dequantize<int32_t>(ctx, s);
-      break;
-    default:
-      return ctx.Unsupported("DEQUANTIZE input type");
+  if (ForTypeIn<int8_t, uint8_t, int16_t, int32_t>(
+          s.in_type, [&](auto t) { Dequantize<decltype(t)>(ctx, s); })) {
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
+  return ctx.Unsupported("DEQUANTIZE input type");
 }
 
 }  // namespace qforge::runtime

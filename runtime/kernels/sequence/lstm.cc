@@ -113,25 +113,9 @@ void MeanStddevNormalize(float* v, int64_t n) {
   for (int64_t i = 0; i < n; ++i) v[i] = (v[i] - mean) * stddev_inv;
 }
 
-const float* DataOrNull(const OpContext& ctx, int i) {
-  const RtTensor* t = ctx.input(i);
-  return t == nullptr ? nullptr : t->Data<float>();
-}
-
 // Everything one step reads, resolved once per eval.
-struct StepArgs {
+struct StepArgs : LstmStepTensors<float, float, float, float, float, float> {
   LstmState* s;
-  const float* w_in[4];   // input-to-gate weights (i may be null)
-  const float* w_rec[4];  // recurrent-to-gate weights
-  const float* peep[4];   // cell-to-gate (i, f, o; c is null)
-  const float* bias[4];
-  const float* ln[4];  // layer-norm coefficients
-  const float* proj_w;
-  const float* proj_b;
-  const float* input;
-  float* output;
-  float* h;  // output state [B][O]
-  float* c;  // cell state [B][N]
   int64_t t;
 };
 
@@ -308,27 +292,9 @@ absl::Status PrepareLstmCell(OpContext& ctx, const LstmSequence& layout) {
                                 "output layer-norm coefficients", {N}, true));
   }
   const int64_t want_state[2] = {s.n_batch * O, s.n_batch * N};
-  const char* state_name[2] = {"output_state", "cell_state"};
-  for (int k = 0; k < 2; ++k) {
-    const RtTensor* t = ctx.input(kOutputState + k);
-    if (t == nullptr) {
-      return ctx.Error(absl::StrCat(state_name[k], " (input ", kOutputState + k,
-                                    ") is missing"));
-    }
-    if (t->type != ir::DataType::kFloat32) {
-      return ctx.Unsupported(absl::StrCat(state_name[k], " '", t->name(),
-                                          "' is ", ir::DataTypeName(t->type)));
-    }
-    if (!t->is_variable || t->is_constant) {
-      return ctx.Error(absl::StrCat(state_name[k], " '", t->name(),
-                                    "' must be a (writable) variable tensor"));
-    }
-    if (t->NumElements() != want_state[k]) {
-      return ctx.Error(absl::StrCat(
-          state_name[k], " '", t->name(), "' has shape ", DimsString(t->shape),
-          "; it must hold ", want_state[k], " values"));
-    }
-  }
+  const ir::DataType state_type[2] = {ir::DataType::kFloat32,
+                                      ir::DataType::kFloat32};
+  RETURN_IF_ERROR(CheckLstmStates(ctx, want_state, state_type, ""));
   if (ctx.output(0)->type != ir::DataType::kFloat32) {
     return ctx.Error(absl::StrCat("output '", ctx.output(0)->name(), "' is ",
                                   ir::DataTypeName(ctx.output(0)->type),
@@ -372,45 +338,25 @@ absl::Status EvalLstmFloat(OpContext& ctx) {
   if (s == nullptr) return ctx.Error("eval before prepare");
   StepArgs a;
   a.s = s;
-  for (int g = 0; g < 4; ++g) {
-    a.w_in[g] = DataOrNull(ctx, kLstmGateInputWeights[g]);
-    a.w_rec[g] = DataOrNull(ctx, kLstmGateRecurrentWeights[g]);
-    a.peep[g] = kLstmGatePeephole[g] < 0
-                    ? nullptr
-                    : DataOrNull(ctx, kLstmGatePeephole[g]);
-    a.bias[g] = DataOrNull(ctx, kLstmGateBias[g]);
-    a.ln[g] =
-        s->use_layer_norm ? DataOrNull(ctx, kLstmGateLayerNorm[g]) : nullptr;
-  }
-  a.proj_w = DataOrNull(ctx, kProjectionWeights);
-  a.proj_b = DataOrNull(ctx, kProjectionBias);
-  a.input = ctx.input(kInput)->Data<float>();
-  a.output = ctx.output(0)->Data<float>();
-  a.h = ctx.input(kOutputState)->Data<float>();
-  a.c = ctx.input(kCellState)->Data<float>();
-  const StepArgs* ap = &a;
-  for (int64_t t = 0; t < s->max_time; ++t) {
-    a.t = t;
-    ctx.pool().ParallelFor(s->cell_tasks, [ap](int64_t task) {
-      const int64_t j0 = task * ap->s->cells_per_task;
-      GatePreactivations(*ap, j0,
-                         std::min(ap->s->n_cell, j0 + ap->s->cells_per_task));
-    });
-    for (int64_t b = 0; b < s->n_batch; ++b) UpdateCell(a, b);
-    if (s->use_projection) {
-      ctx.pool().ParallelFor(s->output_tasks, [ap](int64_t task) {
-        const int64_t k0 = task * ap->s->outputs_per_task;
-        Project(*ap, k0,
-                std::min(ap->s->n_output, k0 + ap->s->outputs_per_task));
+  a.Read(ctx, s->use_layer_norm);
+  RunLstmSteps(
+      ctx, *s, &a.t,
+      [&](int64_t j0, int64_t j1) { GatePreactivations(a, j0, j1); },
+      [&](int64_t t) {
+        for (int64_t b = 0; b < s->n_batch; ++b) UpdateCell(a, b);
+        if (s->use_projection) {
+          ctx.pool().ParallelFor(s->output_tasks, [&](int64_t task) {
+            const int64_t k0 = task * s->outputs_per_task;
+            Project(a, k0, std::min(s->n_output, k0 + s->outputs_per_task));
+          });
+        } else {
+          std::copy_n(s->hidden.data(), s->n_batch * s->n_output, a.h);
+        }
+        for (int64_t b = 0; b < s->n_batch; ++b) {
+          std::copy_n(a.h + b * s->n_output, s->n_output,
+                      a.output + RowIndex(*s, t, b) * s->n_output);
+        }
       });
-    } else {
-      std::copy_n(s->hidden.data(), s->n_batch * s->n_output, a.h);
-    }
-    for (int64_t b = 0; b < s->n_batch; ++b) {
-      std::copy_n(a.h + b * s->n_output, s->n_output,
-                  a.output + RowIndex(*s, t, b) * s->n_output);
-    }
-  }
   return absl::OkStatus();
 }
 

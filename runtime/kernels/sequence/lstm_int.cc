@@ -35,18 +35,9 @@ namespace {
 
 namespace lstm = numerics::lstm;
 
-struct StepArgs {
+struct StepArgs
+    : LstmStepTensors<int8_t, int16_t, int32_t, int16_t, int8_t, int16_t> {
   IntLstmState* s;
-  const int8_t* w_in[4];
-  const int8_t* w_rec[4];
-  const int16_t* peep[4];
-  const int16_t* ln[4];
-  const int32_t* bias[4];
-  const int8_t* proj_w;
-  const int8_t* input;
-  int8_t* output;
-  int8_t* h;   // output state [B][O]
-  int16_t* c;  // cell state [B][N]
   int64_t t;
   numerics::Rounding r;  // the op's requantization rounding
 };
@@ -180,12 +171,6 @@ void Project(const StepArgs& a, int64_t b) {
   }
 }
 
-template <typename T>
-const T* DataOrNull(const OpContext& ctx, int i) {
-  const RtTensor* t = ctx.input(i);
-  return t == nullptr ? nullptr : t->Data<T>();
-}
-
 }  // namespace
 
 absl::Status Eval(OpContext& ctx) {
@@ -194,37 +179,17 @@ absl::Status Eval(OpContext& ctx) {
   StepArgs a;
   a.s = s;
   a.r = ctx.rounding();
-  for (int g = 0; g < 4; ++g) {
-    a.w_in[g] = DataOrNull<int8_t>(ctx, kLstmGateInputWeights[g]);
-    a.w_rec[g] = DataOrNull<int8_t>(ctx, kLstmGateRecurrentWeights[g]);
-    a.peep[g] = kLstmGatePeephole[g] < 0
-                    ? nullptr
-                    : DataOrNull<int16_t>(ctx, kLstmGatePeephole[g]);
-    a.bias[g] = DataOrNull<int32_t>(ctx, kLstmGateBias[g]);
-    a.ln[g] = s->use_layer_norm
-                  ? DataOrNull<int16_t>(ctx, kLstmGateLayerNorm[g])
-                  : nullptr;
-  }
-  a.proj_w = DataOrNull<int8_t>(ctx, kProjectionWeights);
-  a.input = ctx.input(kInput)->Data<int8_t>();
-  a.output = ctx.output(0)->Data<int8_t>();
-  a.h = ctx.input(kOutputState)->Data<int8_t>();
-  a.c = ctx.input(kCellState)->Data<int16_t>();
-  const StepArgs* ap = &a;
-  for (int64_t t = 0; t < s->max_time; ++t) {
-    a.t = t;
-    ctx.pool().ParallelFor(s->cell_tasks, [ap](int64_t task) {
-      const int64_t j0 = task * ap->s->cells_per_task;
-      GateProducts(*ap, j0,
-                   std::min(ap->s->n_cell, j0 + ap->s->cells_per_task));
-    });
-    for (int64_t b = 0; b < s->n_batch; ++b) {
-      UpdateCell(a, b);
-      Project(a, b);
-      std::copy_n(a.h + b * s->n_output, s->n_output,
-                  a.output + RowIndex(*s, t, b) * s->n_output);
-    }
-  }
+  a.Read(ctx, s->use_layer_norm);
+  RunLstmSteps(
+      ctx, *s, &a.t, [&](int64_t j0, int64_t j1) { GateProducts(a, j0, j1); },
+      [&](int64_t t) {
+        for (int64_t b = 0; b < s->n_batch; ++b) {
+          UpdateCell(a, b);
+          Project(a, b);
+          std::copy_n(a.h + b * s->n_output, s->n_output,
+                      a.output + RowIndex(*s, t, b) * s->n_output);
+        }
+      });
   return absl::OkStatus();
 }
 

@@ -189,28 +189,7 @@ absl::Status PrepareCell(OpContext& ctx, const LstmSequence& layout) {
   const RtTensor* cell_state = ctx.input(kCellState);
   const int64_t want[2] = {s.n_batch * O, s.n_batch * N};
   const DataType want_type[2] = {i8, i16};
-  const char* state_name[2] = {"output_state", "cell_state"};
-  for (int k = 0; k < 2; ++k) {
-    const RtTensor* t = ctx.input(kOutputState + k);
-    if (t == nullptr) {
-      return ctx.Error(absl::StrCat(state_name[k], " (input ", kOutputState + k,
-                                    ") is missing"));
-    }
-    if (t->type != want_type[k]) {
-      return ctx.Unsupported(absl::StrCat(
-          state_name[k], " '", t->name(), "' is ", ir::DataTypeName(t->type),
-          "; the integer LSTM takes ", ir::DataTypeName(want_type[k])));
-    }
-    if (!t->is_variable || t->is_constant) {
-      return ctx.Error(absl::StrCat(state_name[k], " '", t->name(),
-                                    "' must be a (writable) variable tensor"));
-    }
-    if (t->NumElements() != want[k]) {
-      return ctx.Error(absl::StrCat(state_name[k], " '", t->name(),
-                                    "' has shape ", DimsString(t->shape),
-                                    "; it must hold ", want[k], " values"));
-    }
-  }
+  RETURN_IF_ERROR(CheckLstmStates(ctx, want, want_type, "the integer LSTM"));
   RtTensor* output = ctx.output(0);
   if (output->type != i8) {
     return ctx.Unsupported(absl::StrCat("output '", output->name(), "' is ",

@@ -1,6 +1,8 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "runtime/kernels/sequence/lstm_tensors.h"
 
+#include <string>
+
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 
@@ -105,6 +107,38 @@ void LstmShape::SetDims(const LstmSequence& layout, const LstmCellSize& size) {
   n_input = layout.n_input;
   n_cell = size.n_cell;
   n_output = size.n_output;
+}
+
+absl::Status CheckLstmStates(const OpContext& ctx, const int64_t counts[2],
+                             const ir::DataType types[2],
+                             absl::string_view taker) {
+  const char* state_name[2] = {"output_state", "cell_state"};
+  for (int k = 0; k < 2; ++k) {
+    const RtTensor* t = ctx.input(kOutputState + k);
+    if (t == nullptr) {
+      return ctx.Error(absl::StrCat(state_name[k], " (input ", kOutputState + k,
+                                    ") is missing"));
+    }
+    if (t->type != types[k]) {
+      std::string message = absl::StrCat(state_name[k], " '", t->name(),
+                                         "' is ", ir::DataTypeName(t->type));
+      if (!taker.empty()) {
+        absl::StrAppend(&message, "; ", taker, " takes ",
+                        ir::DataTypeName(types[k]));
+      }
+      return ctx.Unsupported(message);
+    }
+    if (!t->is_variable || t->is_constant) {
+      return ctx.Error(absl::StrCat(state_name[k], " '", t->name(),
+                                    "' must be a (writable) variable tensor"));
+    }
+    if (t->NumElements() != counts[k]) {
+      return ctx.Error(absl::StrCat(state_name[k], " '", t->name(),
+                                    "' has shape ", DimsString(t->shape),
+                                    "; it must hold ", counts[k], " values"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace qforge::runtime

@@ -2,10 +2,11 @@
 //
 // The tensor layout of TFLite's LSTM ops (lstm::full and the
 // unidirectional sequence LSTM), shared by the float kernel
-// (lstm.cc) and the integer one (integer_lstm*.cc).
+// (lstm.cc) and the integer one (lstm*_int.cc).
 #ifndef QFORGE_RUNTIME_KERNELS_SEQUENCE_LSTM_TENSORS_H_
 #define QFORGE_RUNTIME_KERNELS_SEQUENCE_LSTM_TENSORS_H_
 
+#include <algorithm>
 #include <cstdint>
 
 #include "absl/status/statusor.h"
@@ -90,6 +91,76 @@ struct LstmSequence {
 // recurrent tensors, no BASIC kernel type), the rank of input 0 and the
 // tensor counts (20 or 24 inputs, 1 output).
 absl::Status ReadLstmSequence(const OpContext& ctx, LstmSequence* seq);
+
+// The two state inputs, output_state and cell_state (k = 0, 1): present,
+// of type types[k], (writable) variables holding counts[k] values. `taker`,
+// when not empty, names the kernel in the type error ("...; <taker> takes
+// int16").
+absl::Status CheckLstmStates(const OpContext& ctx, const int64_t counts[2],
+                             const ir::DataType types[2],
+                             absl::string_view taker);
+
+// Input i's data, or nullptr when the optional input is absent.
+template <typename T>
+const T* LstmInputData(const OpContext& ctx, int i) {
+  const RtTensor* t = ctx.input(i);
+  return t == nullptr ? nullptr : t->Data<T>();
+}
+
+// The tensors one step of either kernel reads, by gate in kLstmGate* order
+// (absent ones null): TW weights, TPeep peephole, TBias bias, TLn
+// layer-norm coefficients, TAct input / output / output state, TCell cell
+// state.
+template <typename TW, typename TPeep, typename TBias, typename TLn,
+          typename TAct, typename TCell>
+struct LstmStepTensors {
+  const TW* w_in[4];     // input-to-gate weights (i may be null)
+  const TW* w_rec[4];    // recurrent-to-gate weights
+  const TPeep* peep[4];  // cell-to-gate (i, f, o; c is null)
+  const TBias* bias[4];
+  const TLn* ln[4];  // layer-norm coefficients
+  const TW* proj_w;
+  const TBias* proj_b;
+  const TAct* input;
+  TAct* output;
+  TAct* h;   // output state [B][O]
+  TCell* c;  // cell state [B][N]
+
+  void Read(const OpContext& ctx, bool use_layer_norm) {
+    for (int g = 0; g < 4; ++g) {
+      w_in[g] = LstmInputData<TW>(ctx, kLstmGateInputWeights[g]);
+      w_rec[g] = LstmInputData<TW>(ctx, kLstmGateRecurrentWeights[g]);
+      peep[g] = kLstmGatePeephole[g] < 0
+                    ? nullptr
+                    : LstmInputData<TPeep>(ctx, kLstmGatePeephole[g]);
+      bias[g] = LstmInputData<TBias>(ctx, kLstmGateBias[g]);
+      ln[g] = use_layer_norm ? LstmInputData<TLn>(ctx, kLstmGateLayerNorm[g])
+                             : nullptr;
+    }
+    proj_w = LstmInputData<TW>(ctx, kProjectionWeights);
+    proj_b = LstmInputData<TBias>(ctx, kProjectionBias);
+    input = ctx.input(kInput)->Data<TAct>();
+    output = ctx.output(0)->Data<TAct>();
+    h = ctx.input(kOutputState)->Data<TAct>();
+    c = ctx.input(kCellState)->Data<TCell>();
+  }
+};
+
+// The recurrence of either kernel: for every time step t (stored in *step
+// first), gates(j0, j1) for the cells of each of the state's cell tasks,
+// then after(t).
+template <typename State, typename Gates, typename After>
+void RunLstmSteps(const OpContext& ctx, const State& s, int64_t* step,
+                  const Gates& gates, const After& after) {
+  for (int64_t t = 0; t < s.max_time; ++t) {
+    *step = t;
+    ctx.pool().ParallelFor(s.cell_tasks, [&](int64_t task) {
+      const int64_t j0 = task * s.cells_per_task;
+      gates(j0, std::min(s.n_cell, j0 + s.cells_per_task));
+    });
+    after(t);
+  }
+}
 
 // The dimensions and parts both kernels' states carry.
 struct LstmShape {

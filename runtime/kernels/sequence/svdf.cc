@@ -69,42 +69,28 @@ absl::Status EvalSvdfFloat(OpContext& ctx) {
   SvdfState* st = ctx.state<SvdfState>();
   if (st == nullptr) return ctx.Error("eval before prepare");
   const SvdfShape& s = st->shape;
-  const float* input = ctx.input(0)->Data<float>();
-  const float* w_feature = ctx.input(1)->Data<float>();
-  const float* w_time = ctx.input(2)->Data<float>();
-  const RtTensor* bias_t = ctx.input(3);
-  const float* bias = bias_t == nullptr ? nullptr : bias_t->Data<float>();
-  float* state = ctx.input(4)->Data<float>();
-  float* out = ctx.output(0)->Data<float>();
+  const auto io = GetSvdfTensors<float, float, float>(ctx);
   const int64_t B = s.batch, I = s.input_size, F = s.filters, M = s.memory;
-  const int64_t total = B * F * M;
-  if (total > 0) std::copy(state + 1, state + total, state);
-  for (int64_t b = 0; b < B; ++b) {
-    const float* x = input + b * I;
-    for (int64_t f = 0; f < F; ++f) {
-      const float* w = w_feature + f * I;
-      float acc = 0.f;
-      for (int64_t i = 0; i < I; ++i) acc += w[i] * x[i];
-      state[(b * F + f) * M + M - 1] = acc;
-    }
-  }
   float* scratch = st->scratch.data();
-  for (int64_t b = 0; b < B; ++b) {
-    for (int64_t f = 0; f < F; ++f) {
-      const float* w = w_time + f * M;
-      const float* mem = state + (b * F + f) * M;
-      float acc = 0.f;
-      for (int64_t m = 0; m < M; ++m) acc += w[m] * mem[m];
-      scratch[b * F + f] = acc;
-    }
-  }
+  SvdfStateSteps(
+      s, io,
+      [&](const float* x, const float* w) {
+        float acc = 0.f;
+        for (int64_t i = 0; i < I; ++i) acc += w[i] * x[i];
+        return acc;
+      },
+      [&](int64_t b, int64_t f, const float* w, const float* mem) {
+        float acc = 0.f;
+        for (int64_t m = 0; m < M; ++m) acc += w[m] * mem[m];
+        scratch[b * F + f] = acc;
+      });
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t u = 0; u < s.units; ++u) {
       const float* v = scratch + b * F + u * s.rank;
       float sum = 0.f;
       for (int64_t r = 0; r < s.rank; ++r) sum += v[r];
-      if (bias != nullptr) sum += bias[u];
-      out[b * s.units + u] = sequence::ApplyActivation(st->activation, sum);
+      if (io.bias != nullptr) sum += io.bias[u];
+      io.out[b * s.units + u] = sequence::ApplyActivation(st->activation, sum);
     }
   }
   return absl::OkStatus();

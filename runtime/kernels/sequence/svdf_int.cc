@@ -70,49 +70,35 @@ template <typename T>
 void EvalIntSvdfTyped(OpContext& ctx, IntSvdfState& st) {
   const IntSvdfState& s = st;
   const SvdfShape& sh = s.shape;
-  const int8_t* input = ctx.input(0)->Data<int8_t>();
-  const int8_t* w_feature = ctx.input(1)->Data<int8_t>();
-  const T* w_time = ctx.input(2)->Data<T>();
-  const RtTensor* bias_t = ctx.input(3);
-  const int32_t* bias = bias_t == nullptr ? nullptr : bias_t->Data<int32_t>();
-  T* state = ctx.input(4)->Data<T>();
-  int8_t* out = ctx.output(0)->Data<int8_t>();
+  const auto io = GetSvdfTensors<int8_t, T, int32_t>(ctx);
   const int32_t zp_s = s.state_zp;
   const numerics::Rounding r = ctx.rounding();
   constexpr int32_t kStateMin = std::numeric_limits<T>::min();
   constexpr int32_t kStateMax = std::numeric_limits<T>::max();
   const int64_t B = sh.batch, I = sh.input_size, F = sh.filters, M = sh.memory;
-  const int64_t total = B * F * M;
-  if (total > 0) std::copy(state + 1, state + total, state);
-  for (int64_t b = 0; b < B; ++b) {
-    const int8_t* x = input + b * I;
-    for (int64_t f = 0; f < F; ++f) {
-      const int8_t* w = w_feature + f * I;
-      int32_t dot = 0;
-      for (int64_t i = 0; i < I; ++i) {
-        dot = numerics::WrappingAdd(
-            dot, static_cast<int32_t>(w[i]) *
-                     (static_cast<int32_t>(x[i]) - s.input_zp));
-      }
-      dot = numerics::MultiplyByQuantizedMultiplier(dot, s.m1, s.s1, r);
-      state[(b * F + f) * M + M - 1] = static_cast<T>(numerics::Clamp(
-          numerics::WrappingAdd(dot, zp_s), kStateMin, kStateMax));
-    }
-  }
   int32_t* scratch = st.scratch.data();
-  for (int64_t b = 0; b < B; ++b) {
-    for (int64_t f = 0; f < F; ++f) {
-      const T* w = w_time + f * M;
-      const T* mem = state + (b * F + f) * M;
-      int32_t acc = 0;
-      for (int64_t m = 0; m < M; ++m) {
-        acc = numerics::WrappingAdd(
-            acc,
-            static_cast<int32_t>(w[m]) * (static_cast<int32_t>(mem[m]) - zp_s));
-      }
-      scratch[b * F + f] = acc;
-    }
-  }
+  SvdfStateSteps(
+      sh, io,
+      [&](const int8_t* x, const int8_t* w) {
+        int32_t dot = 0;
+        for (int64_t i = 0; i < I; ++i) {
+          dot = numerics::WrappingAdd(
+              dot, static_cast<int32_t>(w[i]) *
+                       (static_cast<int32_t>(x[i]) - s.input_zp));
+        }
+        dot = numerics::MultiplyByQuantizedMultiplier(dot, s.m1, s.s1, r);
+        return static_cast<T>(numerics::Clamp(numerics::WrappingAdd(dot, zp_s),
+                                              kStateMin, kStateMax));
+      },
+      [&](int64_t b, int64_t f, const T* w, const T* mem) {
+        int32_t acc = 0;
+        for (int64_t m = 0; m < M; ++m) {
+          acc = numerics::WrappingAdd(
+              acc, static_cast<int32_t>(w[m]) *
+                       (static_cast<int32_t>(mem[m]) - zp_s));
+        }
+        scratch[b * F + f] = acc;
+      });
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t u = 0; u < sh.units; ++u) {
       const int32_t* v = scratch + b * F + u * sh.rank;
@@ -120,11 +106,11 @@ void EvalIntSvdfTyped(OpContext& ctx, IntSvdfState& st) {
       for (int64_t r = 0; r < sh.rank; ++r) {
         sum = numerics::WrappingAdd(sum, v[r]);
       }
-      if (bias != nullptr) sum = numerics::WrappingAdd(sum, bias[u]);
+      if (io.bias != nullptr) sum = numerics::WrappingAdd(sum, io.bias[u]);
       const int32_t y =
           numerics::MultiplyByQuantizedMultiplier(sum, s.m2, s.s2, r) +
           s.output_zp;
-      out[b * sh.units + u] =
+      io.out[b * sh.units + u] =
           static_cast<int8_t>(numerics::Clamp(y, -128, 127));
     }
   }

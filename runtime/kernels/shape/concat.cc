@@ -304,9 +304,7 @@ absl::Status ResolveUnpack(const OpContext& ctx, int* axis, IntValues* sizes) {
 // SPLIT: inputs (axis, value); num_splits equal parts.
 absl::Status ResolveSplit(const OpContext& ctx, int* axis, IntValues* sizes) {
   const RtTensor* t = ctx.input(1);
-  int64_t a = 0;
-  RETURN_IF_ERROR(shape_ops::ReadScalarInt(ctx, 0, "axis", &a));
-  RETURN_IF_ERROR(shape_ops::NormalizeAxis(ctx, a, t->rank(), "axis", axis));
+  RETURN_IF_ERROR(shape_ops::ReadAxis(ctx, 0, t->rank(), axis));
   const auto opts = ir::OptionsOr<ir::SplitOptions>(ctx.op().options);
   const int n = ctx.num_outputs();
   if (opts.num_splits != 0 && opts.num_splits != n) {
@@ -326,9 +324,7 @@ absl::Status ResolveSplit(const OpContext& ctx, int* axis, IntValues* sizes) {
 // SPLIT_V: inputs (value, size_splits, axis); one size may be -1.
 absl::Status ResolveSplitV(const OpContext& ctx, int* axis, IntValues* sizes) {
   const RtTensor* t = ctx.input(0);
-  int64_t a = 0;
-  RETURN_IF_ERROR(shape_ops::ReadScalarInt(ctx, 2, "axis", &a));
-  RETURN_IF_ERROR(shape_ops::NormalizeAxis(ctx, a, t->rank(), "axis", axis));
+  RETURN_IF_ERROR(shape_ops::ReadAxis(ctx, 2, t->rank(), axis));
   RETURN_IF_ERROR(shape_ops::ReadInts(ctx, 1, "size_splits", sizes));
   const int n = ctx.num_outputs();
   const auto opts = ir::OptionsOr<ir::SplitOptions>(ctx.op().options);
@@ -368,59 +364,44 @@ absl::Status ResolveSplitV(const OpContext& ctx, int* axis, IntValues* sizes) {
   return absl::OkStatus();
 }
 
+// Sets every output's shape from what resolve(ctx, &axis, &sizes) works
+// out for the split input `in` (drop_axis: UNPACK drops the axis); in eval
+// also copies the pieces.
+template <typename Resolve>
+absl::Status RunSplit(OpContext& ctx, Resolve resolve, int in, bool drop_axis,
+                      bool in_eval) {
+  int axis = 0;
+  IntValues sizes;
+  RETURN_IF_ERROR(resolve(ctx, &axis, &sizes));
+  RETURN_IF_ERROR(SplitShapes(ctx, in, axis, sizes, drop_axis, in_eval));
+  return in_eval ? SplitCopy(ctx, in, axis, sizes) : absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status PrepareUnpack(OpContext& ctx) {
   RETURN_IF_ERROR(CheckSplitTypes(ctx, 0));
-  int axis = 0;
-  IntValues sizes;
-  RETURN_IF_ERROR(ResolveUnpack(ctx, &axis, &sizes));
-  return SplitShapes(ctx, 0, axis, sizes, /*drop_axis=*/true, false);
+  return RunSplit(ctx, ResolveUnpack, 0, /*drop_axis=*/true, false);
 }
-
-absl::Status EvalUnpack(OpContext& ctx) {
-  int axis = 0;
-  IntValues sizes;
-  RETURN_IF_ERROR(ResolveUnpack(ctx, &axis, &sizes));
-  RETURN_IF_ERROR(SplitShapes(ctx, 0, axis, sizes, true, /*in_eval=*/true));
-  return SplitCopy(ctx, 0, axis, sizes);
-}
+QF_KERNEL_AS(EvalUnpack,
+             RunSplit(ctx, ResolveUnpack, 0, /*drop_axis=*/true, true))
 
 absl::Status PrepareSplit(OpContext& ctx) {
   RETURN_IF_ERROR(CheckSplitTypes(ctx, 1));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 0, "axis"));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {0})) return absl::OkStatus();
-  int axis = 0;
-  IntValues sizes;
-  RETURN_IF_ERROR(ResolveSplit(ctx, &axis, &sizes));
-  return SplitShapes(ctx, 1, axis, sizes, false, /*in_eval=*/false);
+  return RunSplit(ctx, ResolveSplit, 1, false, /*in_eval=*/false);
 }
-
-absl::Status EvalSplit(OpContext& ctx) {
-  int axis = 0;
-  IntValues sizes;
-  RETURN_IF_ERROR(ResolveSplit(ctx, &axis, &sizes));
-  RETURN_IF_ERROR(SplitShapes(ctx, 1, axis, sizes, false, /*in_eval=*/true));
-  return SplitCopy(ctx, 1, axis, sizes);
-}
+QF_KERNEL_AS(EvalSplit, RunSplit(ctx, ResolveSplit, 1, false, /*in_eval=*/true))
 
 absl::Status PrepareSplitV(OpContext& ctx) {
   RETURN_IF_ERROR(CheckSplitTypes(ctx, 0));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 1, "size_splits"));
   RETURN_IF_ERROR(shape_ops::ExpectIndexType(ctx, 2, "axis"));
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1, 2})) return absl::OkStatus();
-  int axis = 0;
-  IntValues sizes;
-  RETURN_IF_ERROR(ResolveSplitV(ctx, &axis, &sizes));
-  return SplitShapes(ctx, 0, axis, sizes, false, /*in_eval=*/false);
+  return RunSplit(ctx, ResolveSplitV, 0, false, /*in_eval=*/false);
 }
-
-absl::Status EvalSplitV(OpContext& ctx) {
-  int axis = 0;
-  IntValues sizes;
-  RETURN_IF_ERROR(ResolveSplitV(ctx, &axis, &sizes));
-  RETURN_IF_ERROR(SplitShapes(ctx, 0, axis, sizes, false, /*in_eval=*/true));
-  return SplitCopy(ctx, 0, axis, sizes);
-}
+QF_KERNEL_AS(EvalSplitV,
+             RunSplit(ctx, ResolveSplitV, 0, false, /*in_eval=*/true))
 
 }  // namespace qforge::runtime

@@ -112,6 +112,20 @@ absl::Status SetPadShape(OpContext& ctx, bool mirror, bool in_eval,
   return shape_ops::SetShape(ctx, 0, p->shape, in_eval);
 }
 
+// A scalar pads to itself: copies it and returns true.
+bool CopiedScalar(const RtTensor& in, RtTensor* out, size_t elem) {
+  if (in.rank() != 0) return false;
+  std::memcpy(out->data, in.data, elem);
+  return true;
+}
+
+// Prepare's end: the output shape once the paddings are known.
+absl::Status PreparePadShape(OpContext& ctx, bool mirror) {
+  if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
+  PadParams p;
+  return SetPadShape(ctx, mirror, /*in_eval=*/false, &p);
+}
+
 }  // namespace
 
 // --- PAD / PADV2 ---------------------------------------------------------
@@ -126,9 +140,7 @@ absl::Status PreparePad(OpContext& ctx) {
       RETURN_IF_ERROR(shape_ops::PadValue(ctx, 2, elem, value));
     }
   }
-  if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
-  PadParams p;
-  return SetPadShape(ctx, /*mirror=*/false, /*in_eval=*/false, &p);
+  return PreparePadShape(ctx, /*mirror=*/false);
 }
 
 absl::Status EvalPad(OpContext& ctx) {
@@ -145,11 +157,8 @@ absl::Status EvalPad(OpContext& ctx) {
   const int64_t in_count = in->NumElements();
   if (in_count == 0) return absl::OkStatus();
 
+  if (CopiedScalar(*in, out, p.elem)) return absl::OkStatus();
   const int rank = in->rank();
-  if (rank == 0) {
-    std::memcpy(out->data, in->data, p.elem);
-    return absl::OkStatus();
-  }
   // Copy each input row (last axis) to its place inside the output.
   const Dims out_strides = shape_ops::RowMajorStrides(p.shape);
   const int64_t inner = in->dim(rank - 1);
@@ -178,9 +187,7 @@ absl::Status EvalPad(OpContext& ctx) {
 
 absl::Status PrepareMirrorPad(OpContext& ctx) {
   RETURN_IF_ERROR(CheckPadInputs(ctx));
-  if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
-  PadParams p;
-  return SetPadShape(ctx, /*mirror=*/true, /*in_eval=*/false, &p);
+  return PreparePadShape(ctx, /*mirror=*/true);
 }
 
 absl::Status EvalMirrorPad(OpContext& ctx) {
@@ -190,11 +197,8 @@ absl::Status EvalMirrorPad(OpContext& ctx) {
   RtTensor* out = ctx.output(0);
   const int64_t out_count = out->NumElements();
   if (out_count == 0) return absl::OkStatus();
+  if (CopiedScalar(*in, out, p.elem)) return absl::OkStatus();
   const int rank = in->rank();
-  if (rank == 0) {
-    std::memcpy(out->data, in->data, p.elem);
-    return absl::OkStatus();
-  }
   const Dims in_strides = shape_ops::RowMajorStrides(in->shape);
   const int last = rank - 1;
   const int64_t inner = p.shape[static_cast<size_t>(last)];

@@ -23,22 +23,34 @@ absl::Status PrepareWithParams(OpContext& ctx, absl::string_view what,
   return shape_ops::PrepareAffineCopy(ctx, resolve);
 }
 
+// The per-dim values of input 1 (`what`: "perm", "multiples") for input
+// 0, whose rank must be at most `max_rank` for `op`: one per dim.
+absl::Status ReadPerDimInts(const OpContext& ctx, absl::string_view op,
+                            int max_rank, absl::string_view what,
+                            IntValues* values) {
+  const RtTensor* in = ctx.input(0);
+  const int rank = in->rank();
+  if (rank > max_rank) {
+    return ctx.Unsupported(absl::StrCat("input '", in->name(), "' has rank ",
+                                        rank, "; ", op, " supports up to ",
+                                        max_rank));
+  }
+  RETURN_IF_ERROR(shape_ops::ReadInts(ctx, 1, what, values));
+  if (static_cast<int>(values->size()) != rank) {
+    return ctx.Error(absl::StrCat(what, " ", DimsString(*values), " has ",
+                                  values->size(), " entries for rank ", rank));
+  }
+  return absl::OkStatus();
+}
+
 // --- TRANSPOSE: out[i0..in] = in[i_perm^-1...]; out dim k = in dim perm[k].
 
 absl::Status ResolveTranspose(const OpContext& ctx, AffineView* view,
                               Dims* shape) {
   const RtTensor* in = ctx.input(0);
   const int rank = in->rank();
-  if (rank > 6) {
-    return ctx.Unsupported(absl::StrCat("input '", in->name(), "' has rank ",
-                                        rank, "; TRANSPOSE supports up to 6"));
-  }
   IntValues perm;
-  RETURN_IF_ERROR(shape_ops::ReadInts(ctx, 1, "perm", &perm));
-  if (static_cast<int>(perm.size()) != rank) {
-    return ctx.Error(absl::StrCat("perm ", DimsString(perm), " has ",
-                                  perm.size(), " entries for rank ", rank));
-  }
+  RETURN_IF_ERROR(ReadPerDimInts(ctx, "TRANSPOSE", 6, "perm", &perm));
   bool seen[6] = {};
   const Dims strides = shape_ops::RowMajorStrides(in->shape);
   shape->clear();
@@ -96,16 +108,9 @@ absl::Status ResolveReverse(const OpContext& ctx, AffineView* view,
 absl::Status ResolveTile(const OpContext& ctx, AffineView* view, Dims* shape) {
   const RtTensor* in = ctx.input(0);
   const int rank = in->rank();
-  if (rank > shape_ops::kMaxViewRank / 2) {
-    return ctx.Unsupported(absl::StrCat("input '", in->name(), "' has rank ",
-                                        rank, "; TILE supports up to 8"));
-  }
   IntValues mult;
-  RETURN_IF_ERROR(shape_ops::ReadInts(ctx, 1, "multiples", &mult));
-  if (static_cast<int>(mult.size()) != rank) {
-    return ctx.Error(absl::StrCat("multiples ", DimsString(mult), " has ",
-                                  mult.size(), " entries for rank ", rank));
-  }
+  RETURN_IF_ERROR(ReadPerDimInts(ctx, "TILE", shape_ops::kMaxViewRank / 2,
+                                 "multiples", &mult));
   const Dims strides = shape_ops::RowMajorStrides(in->shape);
   shape->clear();
   for (int d = 0; d < rank; ++d) {

@@ -112,9 +112,7 @@ absl::Status PrepareReshape(OpContext& ctx) {
   return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveReshape);
 }
 
-absl::Status EvalReshape(OpContext& ctx) {
-  return CopyReshaped(ctx, ResolveReshape);
-}
+QF_KERNEL_AS(EvalReshape, CopyReshaped(ctx, ResolveReshape))
 
 // --- SQUEEZE -------------------------------------------------------------
 
@@ -155,22 +153,17 @@ absl::Status PrepareSqueeze(OpContext& ctx) {
   return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveSqueeze);
 }
 
-absl::Status EvalSqueeze(OpContext& ctx) {
-  return CopyReshaped(ctx, ResolveSqueeze);
-}
+QF_KERNEL_AS(EvalSqueeze, CopyReshaped(ctx, ResolveSqueeze))
 
 // --- EXPAND_DIMS ---------------------------------------------------------
 
 namespace {
 
 absl::Status ResolveExpandDims(const OpContext& ctx, Dims* out) {
-  int64_t axis = 0;
-  RETURN_IF_ERROR(shape_ops::ReadScalarInt(ctx, 1, "axis", &axis));
   const RtTensor* in = ctx.input(0);
-  const int rank = in->rank();
   // The new dim may go anywhere in [0, rank]; negative counts from the end.
   int a = 0;
-  RETURN_IF_ERROR(shape_ops::NormalizeAxis(ctx, axis, rank + 1, "axis", &a));
+  RETURN_IF_ERROR(shape_ops::ReadAxis(ctx, 1, in->rank() + 1, &a));
   *out = in->shape;
   out->insert(out->begin() + a, 1);
   return absl::OkStatus();
@@ -185,9 +178,7 @@ absl::Status PrepareExpandDims(OpContext& ctx) {
   return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveExpandDims);
 }
 
-absl::Status EvalExpandDims(OpContext& ctx) {
-  return CopyReshaped(ctx, ResolveExpandDims);
-}
+QF_KERNEL_AS(EvalExpandDims, CopyReshaped(ctx, ResolveExpandDims))
 
 // --- SHAPE ---------------------------------------------------------------
 

@@ -125,6 +125,12 @@ int64_t IndexAt(const RtTensor& t, int64_t k) {
   }
 }
 
+absl::Status ReadAxis(const OpContext& ctx, int i, int rank, int* axis) {
+  int64_t a = 0;
+  RETURN_IF_ERROR(ReadScalarInt(ctx, i, "axis", &a));
+  return NormalizeAxis(ctx, a, rank, "axis", axis);
+}
+
 bool ValuesKnownOrDefer(OpContext& ctx, std::initializer_list<int> inputs) {
   for (int i : inputs) {
     if (ctx.input(i) != nullptr && !ctx.InputValueKnown(i)) {

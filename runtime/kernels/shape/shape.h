@@ -117,6 +117,9 @@ absl::Status SetResolvedShape(OpContext& ctx, bool in_eval,
 // Normalizes an axis in [-rank, rank) to [0, rank).
 absl::Status NormalizeAxis(const OpContext& ctx, int64_t axis, int rank,
                            absl::string_view what, int* out);
+// Reads input i as one axis (ReadScalarInt) of a tensor of rank `rank`
+// (NormalizeAxis).
+absl::Status ReadAxis(const OpContext& ctx, int i, int rank, int* axis);
 
 // The product of dims [begin, end) of `shape` (1 when empty).
 inline int64_t DimsProduct(const Dims& shape, int begin, int end) {

@@ -19,28 +19,36 @@ namespace {
 using shape_ops::AffineView;
 using shape_ops::IntValues;
 
-absl::Status CheckBlockOp(const OpContext& ctx, int64_t* block) {
+// The block size and NHWC input dims of DEPTH_TO_SPACE / SPACE_TO_DEPTH.
+struct BlockOp {
+  int64_t bs = 1, b = 0, h = 0, w = 0, c = 0;
+};
+absl::Status ReadBlockOp(const OpContext& ctx, BlockOp* op) {
   RETURN_IF_ERROR(shape_ops::CheckMoveOp(ctx, nullptr));
   const RtTensor* in = ctx.input(0);
   if (in->rank() != 4) {
     return ctx.Error(absl::StrCat("input '", in->name(), "' has shape ",
                                   DimsString(in->shape), "; it must be 4-D"));
   }
-  *block = ir::OptionsOr<ir::BlockSizeOptions>(ctx.op().options).block_size;
-  if (*block < 1) {
-    return ctx.Error(absl::StrCat("block_size ", *block, " must be >= 1"));
+  op->bs = ir::OptionsOr<ir::BlockSizeOptions>(ctx.op().options).block_size;
+  if (op->bs < 1) {
+    return ctx.Error(absl::StrCat("block_size ", op->bs, " must be >= 1"));
   }
+  op->b = in->dim(0);
+  op->h = in->dim(1);
+  op->w = in->dim(2);
+  op->c = in->dim(3);
   return absl::OkStatus();
 }
 
 // out[b, h*bs + dy, w*bs + dx, c] = in[b, h, w, (dy*bs + dx)*C + c]
 absl::Status ResolveDepthToSpace(const OpContext& ctx, AffineView* view,
                                  Dims* shape) {
-  int64_t bs = 0;
-  RETURN_IF_ERROR(CheckBlockOp(ctx, &bs));
-  const RtTensor* in = ctx.input(0);
-  const int64_t b = in->dim(0), h = in->dim(1), w = in->dim(2), d = in->dim(3);
+  BlockOp op;
+  RETURN_IF_ERROR(ReadBlockOp(ctx, &op));
+  const int64_t bs = op.bs, b = op.b, h = op.h, w = op.w, d = op.c;
   if (d % (bs * bs) != 0) {
+    const RtTensor* in = ctx.input(0);
     return ctx.Error(
         absl::StrCat("depth ", d, " of '", in->name(),
                      "' is not a multiple of block_size^2 = ", bs * bs));
@@ -59,11 +67,11 @@ absl::Status ResolveDepthToSpace(const OpContext& ctx, AffineView* view,
 // out[b, h, w, (dy*bs + dx)*C + c] = in[b, h*bs + dy, w*bs + dx, c]
 absl::Status ResolveSpaceToDepth(const OpContext& ctx, AffineView* view,
                                  Dims* shape) {
-  int64_t bs = 0;
-  RETURN_IF_ERROR(CheckBlockOp(ctx, &bs));
-  const RtTensor* in = ctx.input(0);
-  const int64_t b = in->dim(0), h = in->dim(1), w = in->dim(2), c = in->dim(3);
+  BlockOp op;
+  RETURN_IF_ERROR(ReadBlockOp(ctx, &op));
+  const int64_t bs = op.bs, b = op.b, h = op.h, w = op.w, c = op.c;
   if (h % bs != 0 || w % bs != 0) {
+    const RtTensor* in = ctx.input(0);
     return ctx.Error(absl::StrCat("height and width of '", in->name(), "' ",
                                   DimsString(in->shape),
                                   " must be multiples of block_size ", bs));
