@@ -55,6 +55,29 @@ constexpr int kPixels = 8;
 // Channels [c0, c0 + W) of one output row, multiplier 1, any filter size:
 // filter rows outside the input are skipped, columns checked at the
 // borders only. Sum order: bias, then taps in (ky, kx) order.
+// A row's output pixels: pixel(ox, checked) one at a time where the window
+// may leave the input in x (checked) or near the end, pixels(ox) for
+// kPixels at once where it lies inside.
+template <typename Pixel, typename Pixels>
+inline void WalkRow(const DepthwiseState& s, const Pixel& pixel,
+                    const Pixels& pixels) {
+  const int64_t ow = s.wx.out;
+  int64_t ox = 0;
+  for (; ox < s.x_lo; ++ox) pixel(ox, true);
+  for (; ox + kPixels <= s.x_hi; ox += kPixels) pixels(ox);
+  for (; ox < s.x_hi; ++ox) pixel(ox, false);
+  for (; ox < ow; ++ox) pixel(ox, true);
+}
+
+// Stores kPixels clamped pixels, `c` floats apart, from `out`.
+template <typename V>
+inline void StorePixels(float* out, int64_t c, const typename V::T* acc,
+                        typename V::T lo, typename V::T hi) {
+#pragma GCC unroll 8
+  for (int p = 0; p < kPixels; ++p)
+    V::Store(out + p * c, V::Clamp(acc[p], lo, hi));
+}
+
 template <int W>
 void DepthwiseBlock(const RowArgs& r, int64_t c0) {
   using V = Vec<W>;
@@ -105,17 +128,9 @@ void DepthwiseBlock(const RowArgs& r, int64_t c0) {
         }
       }
     }
-#pragma GCC unroll 8
-    for (int p = 0; p < kPixels; ++p) {
-      V::Store(r.out_row + (ox + p) * c + c0, V::Clamp(acc[p], lo, hi));
-    }
+    StorePixels<V>(r.out_row + ox * c + c0, c, acc, lo, hi);
   };
-  const int64_t ow = s.wx.out;
-  int64_t ox = 0;
-  for (; ox < s.x_lo; ++ox) pixel(ox, true);
-  for (; ox + kPixels <= s.x_hi; ox += kPixels) pixels(ox);
-  for (; ox < s.x_hi; ++ox) pixel(ox, false);
-  for (; ox < ow; ++ox) pixel(ox, true);
+  WalkRow(s, pixel, pixels);
 }
 
 // A K x K filter on an output row whose filter rows all lie inside the
@@ -168,17 +183,9 @@ void DepthwiseBlockInterior(const RowArgs& r, int64_t c0) {
         }
       }
     }
-#pragma GCC unroll 8
-    for (int p = 0; p < kPixels; ++p) {
-      V::Store(r.out_row + (ox + p) * c + c0, V::Clamp(acc[p], lo, hi));
-    }
+    StorePixels<V>(r.out_row + ox * c + c0, c, acc, lo, hi);
   };
-  const int64_t ow = s.wx.out;
-  int64_t ox = 0;
-  for (; ox < s.x_lo; ++ox) pixel(ox, true);
-  for (; ox + kPixels <= s.x_hi; ox += kPixels) pixels(ox);
-  for (; ox < s.x_hi; ++ox) pixel(ox, false);
-  for (; ox < ow; ++ox) pixel(ox, true);
+  WalkRow(s, pixel, pixels);
 }
 
 template <int W>
