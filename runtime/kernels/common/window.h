@@ -78,35 +78,47 @@ struct ConvDims {
 absl::Status ReadConvDims(const OpContext& ctx, bool depthwise, ConvDims* d,
                           ir::Activation* activation);
 
-// Calls fn(ky, kx, iy, ix) for every tap (ky, kx) of g's k_h x k_w window,
-// dilated by (dil_h, dil_w) from input pixel (iy0, ix0), that lies inside
-// g's in_h x in_w image (padded taps are skipped), in row-major tap order.
-// G is any geometry with those fields (ConvDims, ...).
-template <typename G, typename Fn>
-inline void ForEachTapInside(const G& g, int64_t iy0, int64_t ix0,
-                             const Fn& fn) {
+// Folds fn over every tap (ky, kx) of g's k_h x k_w window, dilated by
+// (dil_h, dil_w) from input pixel (iy0, ix0), that lies inside g's
+// in_h x in_w image (padded taps are skipped), in row-major tap order:
+// acc = fn(acc, ky, kx, iy, ix); returns acc. (A value, not a captured
+// reference: an accumulator the compiler keeps in a register.) G is any
+// geometry with those fields (ConvDims, ...).
+template <typename G, typename T, typename Fn>
+inline T FoldTapsInside(const G& g, int64_t iy0, int64_t ix0, T acc,
+                        const Fn& fn) {
   for (int64_t ky = 0; ky < g.k_h; ++ky) {
     const int64_t iy = iy0 + ky * g.dil_h;
     if (iy < 0 || iy >= g.in_h) continue;
     for (int64_t kx = 0; kx < g.k_w; ++kx) {
       const int64_t ix = ix0 + kx * g.dil_w;
       if (ix < 0 || ix >= g.in_w) continue;
-      fn(ky, kx, iy, ix);
+      acc = fn(acc, ky, kx, iy, ix);
     }
   }
+  return acc;
+}
+// Calls fn(ky, kx, iy, ix) for each of those taps.
+template <typename G, typename Fn>
+inline void ForEachTapInside(const G& g, int64_t iy0, int64_t ix0,
+                             const Fn& fn) {
+  FoldTapsInside(g, iy0, ix0, 0,
+                 [&](int none, int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+                   fn(ky, kx, iy, ix);
+                   return none;
+                 });
 }
 
-// A transposed convolution's taps into output pixel (oy, ox): calls
-// fn(ky, kx, iy, ix) for every tap (ky, kx) of the k_h x k_w filter and
-// input pixel (iy, ix) inside the in_h x in_w image with
+// A transposed convolution's taps into output pixel (oy, ox): folds
+// acc = fn(acc, ky, kx, iy, ix) over every tap (ky, kx) of the k_h x k_w
+// filter and input pixel (iy, ix) inside the in_h x in_w image with
 // iy * stride_h - pad_top + ky = oy (and likewise in x), in row-major tap
-// order.
-template <typename Fn>
-inline void ForEachTransposedTap(int64_t oy, int64_t ox, int64_t k_h,
-                                 int64_t k_w, int64_t stride_h,
-                                 int64_t stride_w, int64_t pad_top,
-                                 int64_t pad_left, int64_t in_h, int64_t in_w,
-                                 const Fn& fn) {
+// order; returns acc.
+template <typename T, typename Fn>
+inline T FoldTransposedTaps(int64_t oy, int64_t ox, int64_t k_h, int64_t k_w,
+                            int64_t stride_h, int64_t stride_w, int64_t pad_top,
+                            int64_t pad_left, int64_t in_h, int64_t in_w, T acc,
+                            const Fn& fn) {
   for (int64_t ky = 0; ky < k_h; ++ky) {
     const int64_t ty = oy + pad_top - ky;
     if (ty < 0 || ty % stride_h != 0) continue;
@@ -117,9 +129,10 @@ inline void ForEachTransposedTap(int64_t oy, int64_t ox, int64_t k_h,
       if (tx < 0 || tx % stride_w != 0) continue;
       const int64_t ix = tx / stride_w;
       if (ix >= in_w) continue;
-      fn(ky, kx, iy, ix);
+      acc = fn(acc, ky, kx, iy, ix);
     }
   }
+  return acc;
 }
 
 }  // namespace qforge::runtime

@@ -105,24 +105,35 @@ void HybridRow(const HybridConvState& s, const int8_t* w, const float* bias,
     const int64_t ix0 = ox * s.stride_w - s.pad_left;
     float* out = y + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
     for (int64_t oc = 0; oc < s.out_c; ++oc) {
-      int32_t acc = 0;
-      ForEachTapInside(
-          s, iy0, ix0, [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
-            const int8_t* x = q + (iy * s.in_w + ix) * s.in_c;
-            if (s.depthwise) {
-              acc += static_cast<int32_t>(w[(ky * s.k_w + kx) * s.out_c + oc]) *
-                     (static_cast<int32_t>(x[oc / s.depth_mult]) - zp);
-            } else {
-              const int64_t g = oc / oc_per_group;
-              const int8_t* f =
-                  w + ((oc * s.k_h + ky) * s.k_w + kx) * s.filter_in_c;
-              const int8_t* xg = x + g * s.filter_in_c;
-              for (int64_t c = 0; c < s.filter_in_c; ++c) {
-                acc += static_cast<int32_t>(f[c]) *
-                       (static_cast<int32_t>(xg[c]) - zp);
-              }
-            }
-          });
+      // The tap loop once per kind, so neither tests the kind per tap.
+      const int32_t acc =
+          s.depthwise
+              ? FoldTapsInside(
+                    s, iy0, ix0, int32_t{0},
+                    [&](int32_t acc, int64_t ky, int64_t kx, int64_t iy,
+                        int64_t ix) {
+                      const int8_t* x = q + (iy * s.in_w + ix) * s.in_c;
+                      return acc +
+                             static_cast<int32_t>(
+                                 w[(ky * s.k_w + kx) * s.out_c + oc]) *
+                                 (static_cast<int32_t>(x[oc / s.depth_mult]) -
+                                  zp);
+                    })
+              : FoldTapsInside(
+                    s, iy0, ix0, int32_t{0},
+                    [&](int32_t acc, int64_t ky, int64_t kx, int64_t iy,
+                        int64_t ix) {
+                      const int64_t g = oc / oc_per_group;
+                      const int8_t* f =
+                          w + ((oc * s.k_h + ky) * s.k_w + kx) * s.filter_in_c;
+                      const int8_t* xg =
+                          q + (iy * s.in_w + ix) * s.in_c + g * s.filter_in_c;
+                      for (int64_t c = 0; c < s.filter_in_c; ++c) {
+                        acc += static_cast<int32_t>(f[c]) *
+                               (static_cast<int32_t>(xg[c]) - zp);
+                      }
+                      return acc;
+                    });
       const float ws = s.weight_scales[static_cast<size_t>(oc)];
       float v;
       if (s.depthwise) {

@@ -133,14 +133,15 @@ void TransposeConvCore::Run(ThreadPool& pool, const float* in,
       for (int64_t ox = 0; ox < g.out_w; ++ox) {
         float* o = out + (row * g.out_w + ox) * oc;
         std::fill(o, o + oc, 0.0f);
-        ForEachTransposedTap(
+        FoldTransposedTaps(
             oy, ox, g.kh, g.kw, g.stride_h, g.stride_w, g.pad_h, g.pad_w,
-            g.in_h, g.in_w,
-            [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+            g.in_h, g.in_w, 0,
+            [&](int none, int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
               const float* src = col_.data() +
                                  ((b * g.in_h + iy) * g.in_w + ix) * n +
                                  (ky * g.kw + kx) * oc;
               for (int64_t j = 0; j < oc; ++j) o[j] += src[j];
+              return none;
             });
         for (int64_t j = 0; j < oc; ++j) {
           const float v = bias != nullptr ? o[j] + bias[j] : o[j];

@@ -42,11 +42,10 @@ void RunTransposeConv(OpContext& ctx, const TransposeConvState& s) {
     for (int64_t ox = 0; ox < s.out_w; ++ox) {
       TIn* y = io.y + ((b * s.out_h + oy) * s.out_w + ox) * s.out_c;
       for (int64_t oc = 0; oc < s.out_c; ++oc) {
-        TAcc acc = 0;
-        ForEachTransposedTap(
+        TAcc acc = FoldTransposedTaps(
             oy, ox, s.k_h, s.k_w, s.stride_h, s.stride_w, s.pad_top, s.pad_left,
-            s.in_h, s.in_w,
-            [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+            s.in_h, s.in_w, TAcc{0},
+            [&](TAcc acc, int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
               const TIn* x = io.x + ((b * s.in_h + iy) * s.in_w + ix) * s.in_c;
               const int8_t* w =
                   io.w + ((oc * s.k_h + ky) * s.k_w + kx) * s.in_c;
@@ -54,6 +53,7 @@ void RunTransposeConv(OpContext& ctx, const TransposeConvState& s) {
                 acc += (static_cast<int32_t>(x[c]) + s.input_offset) *
                        static_cast<int32_t>(w[c]);
               }
+              return acc;
             });
         if (io.bias != nullptr) acc += static_cast<TAcc>(io.bias[oc]);
         const size_t k = static_cast<size_t>(oc);
