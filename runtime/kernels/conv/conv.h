@@ -12,14 +12,16 @@
 //   CONV_3D            conv3d.cc, direct loops (NDHWC input, DHWIO filter)
 //   TRANSPOSE_CONV     transpose_conv.{h,cc}, transpose_conv_int.cc
 //   FULLY_CONNECTED    fully_connected.cc, fully_connected_int.cc,
-//                      fully_connected_hybrid.cc, conv2d_simd.{h,cc}
+//                      fully_connected_hybrid.cc, fully_connected_simd.{h,cc}
 //   BATCH_MATMUL       batch_matmul.cc, batch_matmul_int.cc (shapes:
 //                      batch_matmul_shape.{h,cc})
 //   AVERAGE_POOL_2D, MAX_POOL_2D  pool.cc, pool_int.cc
 // Shared by the float kernels: this header (float vectors, activation
-// ranges, checks; conv.cc) and gemm.{h,cc}, the packed-panel GEMM. Shared by
-// the vector paths: gemm_simd.{h,cc}, the integer GEMM and depthwise rows.
-// Window arithmetic: common/window.h; the integer helpers: common/quant_int.h.
+// ranges, checks, FULLY_CONNECTED's integer and hybrid shapes; conv.cc) and
+// gemm.{h,cc}, the packed-panel GEMM. Shared by the vector paths:
+// gemm_simd.{h,cc}, the integer GEMM, depthwise rows and the plans' common
+// steps. Window arithmetic: common/window.h; the integer helpers:
+// common/quant_int.h.
 #ifndef QFORGE_RUNTIME_KERNELS_CONV_CONV_H_
 #define QFORGE_RUNTIME_KERNELS_CONV_CONV_H_
 
