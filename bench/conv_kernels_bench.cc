@@ -21,7 +21,7 @@
 #include "ir/model.h"
 #include "ir/options.h"
 #include "runtime/kernel.h"
-#include "runtime/kernels/conv.h"
+#include "runtime/kernels/conv/conv.h"
 #include "runtime/thread_pool.h"
 
 namespace qforge::runtime {

@@ -208,7 +208,7 @@ enum class Rounding { kSingle, kDouble };
 //    CONV_2D / FULLY_CONNECTED / BATCH_MATMUL requantize in ruy's output
 //    stage, which always rounds once; every other int8 kernel rounds twice.
 //    Their int16 FULLY_CONNECTED also predates float-scale requantization
-//    (runtime/kernels/integer_fully_connected.cc).
+//    (runtime/kernels/conv/fully_connected_int.cc).
 // uint8 and int16 ops round twice under every policy.
 enum class RoundingPolicy { kSingle, kDouble, kLegacy };
 

@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "runtime/kernels/custom.h"
+#include "runtime/kernels/custom/custom.h"
 #include "runtime/unrunnable.h"
 
 namespace qforge::pipeline {

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "runtime/kernels/window.h"
+#include "runtime/kernels/common/window.h"
 #include "runtime/sample_runner.h"
 
 namespace qforge::quantizer {
@@ -23,7 +23,7 @@ uint64_t SplitMix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// One axis of the layer's window (runtime/kernels/window.h); an input
+// One axis of the layer's window (runtime/kernels/common/window.h); an input
 // smaller than a VALID window gives no positions.
 struct Window {
   int64_t out = 0, pad = 0;

@@ -2,7 +2,7 @@
 #include "report/float_ops.h"
 
 #include "report/tensor_match.h"
-#include "runtime/kernels/custom.h"
+#include "runtime/kernels/custom/custom.h"
 
 namespace qforge::report {
 namespace {

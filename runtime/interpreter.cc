@@ -17,7 +17,7 @@
 #include "runtime/interpreter_batch.h"
 #include "runtime/interpreter_impl.h"
 #include "runtime/kernel.h"
-#include "runtime/kernels/control_flow.h"
+#include "runtime/kernels/control_flow/control_flow.h"
 #include "runtime/legality.h"
 #include "runtime/memory_plan.h"
 #include "runtime/tensor_access.h"

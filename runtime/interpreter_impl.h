@@ -16,7 +16,7 @@
 #include "runtime/aligned_buffer.h"
 #include "runtime/interpreter.h"
 #include "runtime/kernel.h"
-#include "runtime/kernels/control_flow.h"
+#include "runtime/kernels/control_flow/control_flow.h"
 #include "runtime/thread_pool.h"
 #include "runtime/unrunnable.h"
 

@@ -9,7 +9,7 @@
 //            PAD's paddings, ...): use ctx.InputValueKnown() to check, and
 //            call ctx.SetShapeDependsOnData() when it is not known yet.
 //   eval:    compute outputs from inputs. No allocation on this path.
-// Kernels for one op family live in runtime/kernels/<family>.{h,cc}; the op
+// Kernels for one op family live in runtime/kernels/<family>/; the op
 // table (ir/ops.def) names each op's kernels.
 #ifndef QFORGE_RUNTIME_KERNEL_H_
 #define QFORGE_RUNTIME_KERNEL_H_
@@ -218,7 +218,7 @@ const KernelDef* FindIntegerKernel(ir::OpKind kind);
 const KernelDef* FindHybridKernel(ir::OpKind kind);
 // The kernel of a custom op (by its custom code); nullptr when there is none.
 const KernelDef* FindCustomKernel(absl::string_view custom_code);
-// The custom codes that have kernels (runtime/kernels/custom.def).
+// The custom codes that have kernels (runtime/kernels/custom/custom.def).
 std::vector<std::string> CustomKernelCodes();
 
 // Which table serves `op`: integer when its first output (or, for

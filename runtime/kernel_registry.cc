@@ -1,11 +1,11 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The kernel columns of the op table (ir/ops.def), indexed by ir::OpKind,
-// and the custom-op kernels by custom code (runtime/kernels/custom.def).
+// and the custom-op kernels by custom code (runtime/kernels/custom/custom.def).
 #include <array>
 
 #include "runtime/kernel.h"
-#include "runtime/kernels/families.h"
+#include "runtime/kernels/kernel_functions.h"
 
 namespace qforge::runtime {
 namespace {
@@ -75,7 +75,7 @@ struct CustomRow {
 };
 #define QF_CUSTOM_KERNEL(code, prepare, eval) {code, {&prepare, &eval}},
 const CustomRow kCustomRows[] = {
-#include "runtime/kernels/custom.def"
+#include "runtime/kernels/custom/custom.def"
 };
 #undef QF_CUSTOM_KERNEL
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "runtime/kernel.h"
-#include "runtime/kernels/control_flow.h"
+#include "runtime/kernels/control_flow/control_flow.h"
 
 namespace qforge::runtime {
 namespace {

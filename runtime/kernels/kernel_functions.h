@@ -2,8 +2,8 @@
 //
 // Declares every kernel function the op table names: the prepare and eval
 // functions of the FK / FK_ANY / IK / HK columns of ir/ops.def and of
-// runtime/kernels/custom.def, each `absl::Status fn(OpContext& ctx)`. The
-// table is the one list of them, so adding an op needs no declaration
+// runtime/kernels/custom/custom.def, each `absl::Status fn(OpContext& ctx)`.
+// The table is the one list of them, so adding an op needs no declaration
 // elsewhere; what each kernel computes is said in its family header and
 // its .cc file. (A function several rows name is declared once per row;
 // C++ allows the repeats.)
@@ -30,7 +30,7 @@ namespace qforge::runtime {
 #include "ir/ops.def"
 #undef QF_OP
 #define QF_CUSTOM_KERNEL(code, prepare, eval) QF_DECLARE_KERNEL(prepare, eval)
-#include "runtime/kernels/custom.def"
+#include "runtime/kernels/custom/custom.def"
 #undef QF_CUSTOM_KERNEL
 #undef FK
 #undef FK_ANY
@@ -40,6 +40,13 @@ namespace qforge::runtime {
 #undef HK
 #undef NO_HK
 #undef QF_DECLARE_KERNEL
+
+// Defines kernel function `fn` as `expr`, a call of the family's function
+// shared by several ops with this op's parameters:
+//   QF_KERNEL_AS(PrepareSum, PrepareReduce(ctx, ReduceKind::kSum))
+//   QF_KERNEL_AS(EvalSum, EvalReduce<ReduceKind::kSum>(ctx))
+#define QF_KERNEL_AS(fn, ...) \
+  absl::Status fn(OpContext& ctx) { return __VA_ARGS__; }
 
 }  // namespace qforge::runtime
 

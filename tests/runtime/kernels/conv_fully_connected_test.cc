@@ -115,7 +115,7 @@ TEST(FullyConnected, SweepAgainstReference) {
 }
 
 // Constant weights of 64 MiB or more are read in place, without a packed
-// copy (conv_fully_connected.cc). Integer operands keep every partial sum
+// copy (conv/fully_connected.cc). Integer operands keep every partial sum
 // exact in float (|sum| <= 4096 * 6 < 2^24), so any summation order gives
 // the formula's value: x[r][i] = (i + r) % 7 - 3, W[o][i] = (o + 2i) % 5 - 2,
 // b[o] = o % 3 - 1, then RELU.

@@ -1,6 +1,6 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// BITWISE_XOR and RIGHT_SHIFT (elementwise_bitwise.cc). Expected values are
+// BITWISE_XOR and RIGHT_SHIFT (elementwise/bitwise.cc). Expected values are
 // worked out by hand in the comments.
 #include <cstdint>
 #include <vector>

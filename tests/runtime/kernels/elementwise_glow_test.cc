@@ -31,7 +31,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The ops of the elementwise kernel family (runtime/kernels/elementwise.h).
+// The ops of the elementwise kernel family
+// (runtime/kernels/elementwise/elementwise.h).
 const std::set<ir::OpKind>& FamilyKinds() {
   using K = ir::OpKind;
   static const std::set<ir::OpKind> kinds = {

@@ -1,15 +1,15 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The vector paths of the integer CONV_2D, DEPTHWISE_CONV_2D and
-// FULLY_CONNECTED kernels (runtime/kernels/integer_fast.h) against the
-// scalar kernels, their oracle: random shapes, strides, dilations,
-// paddings, zero points, per-channel scales (so multipliers and shifts),
-// biases (none, int32, int64), fused activations, batch sizes, thread
-// counts, every rounding policy and both arithmetics, on int8, uint8 and
-// int16 activations. Each case runs in the interpreter limited to each
-// instruction set this CPU has (InterpreterOptions::isa) and must give
-// the scalar kernels' bytes exactly. (The scalar kernels' own exactness
-// against TFLite is tests/interop and integer_conv_test.cc.)
+// FULLY_CONNECTED kernels (runtime/kernels/conv/conv2d_simd.h,
+// fully_connected_simd.h) against the scalar kernels, their oracle: random
+// shapes, strides, dilations, paddings, zero points, per-channel scales (so
+// multipliers and shifts), biases (none, int32, int64), fused activations,
+// batch sizes, thread counts, every rounding policy and both arithmetics,
+// on int8, uint8 and int16 activations. Each case runs in the interpreter
+// limited to each instruction set this CPU has (InterpreterOptions::isa)
+// and must give the scalar kernels' bytes exactly. (The scalar kernels' own
+// exactness against TFLite is tests/interop and integer_conv_test.cc.)
 #include <algorithm>
 #include <cmath>
 #include <random>

@@ -15,7 +15,7 @@
 #include "ir/model.h"
 #include "ir/options.h"
 #include "runtime/kernel.h"
-#include "runtime/kernels/shape_ops.h"
+#include "runtime/kernels/shape/shape.h"
 #include "runtime/thread_pool.h"
 
 namespace qforge::runtime {

@@ -1,0 +1,189 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The vector DEPTHWISE_CONV_2D of gemm_simd.h.
+#include <algorithm>
+
+#include "runtime/kernels/common/simd_target.h"
+#include "runtime/kernels/common/window.h"
+#include "runtime/kernels/conv/gemm_simd.h"
+
+namespace qforge::runtime::integer {
+namespace {
+
+constexpr int64_t kChannelPad = 16;
+
+// Output pixels per step: they share each tap's weight vector.
+constexpr int kPixels = 4;
+
+// Taps of output column ox that fall inside the image (padded taps add
+// nothing, as in the reference), as input pixel offsets and tap indices.
+struct Taps {
+  int n = 0;
+  int64_t pixel[64];
+  int64_t tap[64];
+};
+
+bool CollectTaps(const DepthwiseGeometry& g, int64_t oy, int64_t ox, Taps* t) {
+  if (g.k_h * g.k_w > 64) return false;
+  t->n = 0;
+  const int64_t iy0 = oy * g.stride_h - g.pad_top;
+  const int64_t ix0 = ox * g.stride_w - g.pad_left;
+  ForEachTapInside(g, iy0, ix0,
+                   [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
+                     t->pixel[t->n] = iy * g.in_w + ix;
+                     t->tap[t->n] = ky * g.k_w + kx;
+                     ++t->n;
+                   });
+  return true;
+}
+
+// The interior of the image: output columns [lo, hi) whose window lies
+// inside in x, and whether row oy's does in y; the window's input pixel
+// offsets from its top-left tap.
+struct Interior {
+  bool row = false;
+  int64_t lo = 0, hi = 0;
+  int64_t offset[64];
+};
+
+void FindInterior(const DepthwiseGeometry& g, int64_t oy, Interior* in) {
+  const int64_t iy0 = oy * g.stride_h - g.pad_top;
+  in->row = iy0 >= 0 && iy0 + (g.k_h - 1) * g.dil_h < g.in_h;
+  // ox * stride_w - pad_left >= 0 and ... + (k_w - 1) * dil_w < in_w.
+  in->lo = g.pad_left <= 0 ? 0 : (g.pad_left + g.stride_w - 1) / g.stride_w;
+  const int64_t last = g.in_w - 1 - (g.k_w - 1) * g.dil_w + g.pad_left;
+  in->hi = last < 0 ? 0 : std::min(g.out_w, last / g.stride_w + 1);
+  for (int64_t ky = 0; ky < g.k_h; ++ky) {
+    for (int64_t kx = 0; kx < g.k_w; ++kx) {
+      in->offset[ky * g.k_w + kx] = ky * g.dil_h * g.in_w + kx * g.dil_w;
+    }
+  }
+}
+
+QF_TARGET_AVX512 void Row512(const DepthwiseWeights& w,
+                             const DepthwiseGeometry& g, const int16_t* x,
+                             int64_t oy, const OutputStage& os, void* out) {
+  const int64_t C = w.channels, cpad = w.cpad;
+  const size_t es = os.out_bytes();
+  alignas(64) int32_t buf[kPixels][16];
+  Taps taps[kPixels];
+  Interior in;
+  FindInterior(g, oy, &in);
+  const int64_t iy0 = oy * g.stride_h - g.pad_top;
+  for (int64_t ox0 = 0; ox0 < g.out_w; ox0 += kPixels) {
+    const int np = static_cast<int>(std::min<int64_t>(kPixels, g.out_w - ox0));
+    // Interior pixels see every tap at fixed offsets: they share the
+    // weight loads, without per-tap bounds checks.
+    if (in.row && np == kPixels && ox0 >= in.lo && ox0 + kPixels <= in.hi) {
+      const int16_t* base[kPixels];
+      for (int p = 0; p < kPixels; ++p) {
+        base[p] =
+            x + (iy0 * g.in_w + (ox0 + p) * g.stride_w - g.pad_left) * cpad;
+      }
+      for (int64_t cb = 0; cb < C; cb += 16) {
+        const int64_t count = std::min<int64_t>(16, C - cb);
+        __m512i acc[kPixels];
+        for (int p = 0; p < kPixels; ++p) acc[p] = _mm512_setzero_si512();
+        for (int64_t k = 0; k < w.taps; ++k) {
+          const __m512i wv = _mm512_loadu_si512(w.data.data() + k * cpad + cb);
+          const int64_t off = in.offset[k] * cpad + cb;
+          for (int p = 0; p < kPixels; ++p) {
+            const __m512i xv = _mm512_cvtepi16_epi32(_mm256_loadu_si256(
+                reinterpret_cast<const __m256i*>(base[p] + off)));
+            acc[p] = _mm512_add_epi32(acc[p], _mm512_madd_epi16(xv, wv));
+          }
+        }
+        for (int p = 0; p < kPixels; ++p) _mm512_store_si512(buf[p], acc[p]);
+        os.RunRows(buf[0], 16, kPixels, cb, count,
+                   static_cast<uint8_t*>(out) + (ox0 * C + cb) * es,
+                   C * static_cast<int64_t>(es));
+      }
+      continue;
+    }
+    for (int p = 0; p < np; ++p) CollectTaps(g, oy, ox0 + p, &taps[p]);
+    for (int64_t cb = 0; cb < C; cb += 16) {
+      const int64_t count = std::min<int64_t>(16, C - cb);
+      for (int p = 0; p < np; ++p) {
+        __m512i acc = _mm512_setzero_si512();
+        for (int k = 0; k < taps[p].n; ++k) {
+          const __m512i wv =
+              _mm512_loadu_si512(w.data.data() + taps[p].tap[k] * cpad + cb);
+          const __m512i xv = _mm512_cvtepi16_epi32(
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(
+                  x + taps[p].pixel[k] * cpad + cb)));
+          acc = _mm512_add_epi32(acc, _mm512_madd_epi16(xv, wv));
+        }
+        _mm512_store_si512(buf[p], acc);
+      }
+      os.RunRows(buf[0], 16, np, cb, count,
+                 static_cast<uint8_t*>(out) + (ox0 * C + cb) * es,
+                 C * static_cast<int64_t>(es));
+    }
+  }
+}
+
+QF_TARGET_AVX2 void Row256(const DepthwiseWeights& w,
+                           const DepthwiseGeometry& g, const int16_t* x,
+                           int64_t oy, const OutputStage& os, void* out) {
+  const int64_t C = w.channels, cpad = w.cpad;
+  const size_t es = os.out_bytes();
+  alignas(32) int32_t buf[8];
+  Taps taps;
+  for (int64_t ox = 0; ox < g.out_w; ++ox) {
+    CollectTaps(g, oy, ox, &taps);
+    for (int64_t cb = 0; cb < C; cb += 8) {
+      __m256i acc = _mm256_setzero_si256();
+      for (int k = 0; k < taps.n; ++k) {
+        const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(
+            w.data.data() + taps.tap[k] * cpad + cb));
+        const __m256i xv = _mm256_cvtepi16_epi32(_mm_loadu_si128(
+            reinterpret_cast<const __m128i*>(x + taps.pixel[k] * cpad + cb)));
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(xv, wv));
+      }
+      _mm256_store_si256(reinterpret_cast<__m256i*>(buf), acc);
+      os.Run(buf, cb, std::min<int64_t>(8, C - cb),
+             static_cast<uint8_t*>(out) + (ox * C + cb) * es);
+    }
+  }
+}
+
+}  // namespace
+
+int64_t DepthwiseChannelsPadded(int64_t channels) {
+  return (channels + kChannelPad - 1) / kChannelPad * kChannelPad;
+}
+
+template <typename T>
+void PackDepthwiseWeights(const T* w, int32_t zero_point, int64_t taps,
+                          int64_t channels, Isa isa, DepthwiseWeights* out) {
+  out->isa = isa;
+  out->channels = channels;
+  out->cpad = DepthwiseChannelsPadded(channels);
+  out->taps = taps;
+  out->data.assign(static_cast<size_t>(taps * out->cpad), 0);
+  for (int64_t t = 0; t < taps; ++t) {
+    for (int64_t c = 0; c < channels; ++c) {
+      const int32_t v = static_cast<int32_t>(w[t * channels + c]) - zero_point;
+      // (w, 0) as an int16 pair: vpmaddwd with (x, sign of x) gives x * w.
+      out->data[static_cast<size_t>(t * out->cpad + c)] =
+          static_cast<int32_t>(static_cast<uint16_t>(static_cast<int16_t>(v)));
+    }
+  }
+}
+
+void DepthwiseRow(const DepthwiseWeights& w, const DepthwiseGeometry& g,
+                  const int16_t* x, int64_t oy, const OutputStage& os,
+                  void* out) {
+  if (w.isa == Isa::kAvx512Vnni) {
+    Row512(w, g, x, oy, os, out);
+  } else {
+    Row256(w, g, x, oy, os, out);
+  }
+}
+
+template void PackDepthwiseWeights<int8_t>(const int8_t*, int32_t, int64_t,
+                                           int64_t, Isa, DepthwiseWeights*);
+template void PackDepthwiseWeights<uint8_t>(const uint8_t*, int32_t, int64_t,
+                                            int64_t, Isa, DepthwiseWeights*);
+
+}  // namespace qforge::runtime::integer
