@@ -3,8 +3,11 @@
 // qforge quantize MODEL (--stats STATS | --data SPEC) -o OUT [options]
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <string>
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "calibration/range.h"
 #include "cmd/cli_flags.h"
@@ -12,6 +15,7 @@
 #include "cmd/data_flags.h"
 #include "cmd/progress.h"
 #include "cmd/recovery_flags.h"
+#include "pipeline/fast_path_plan.h"
 #include "pipeline/quantize.h"
 
 namespace qforge::cmd {
@@ -23,9 +27,25 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
   std::fprintf(stderr, "quantize (%s, %s): %d ops quantized, %zu kept float\n",
                o.scheme.c_str(), o.method.c_str(), o.ops_quantized,
                o.kept_float.size());
+  // Ops kept float for LiteRT's fast path say so in one line, by type.
+  std::map<std::string, int> for_speed;
   for (const quantizer::KeptFloat& k : o.kept_float) {
+    if (k.reason.find(pipeline::kFastPathFloatReason) != std::string::npos) {
+      ++for_speed[k.op_name];
+      continue;
+    }
     std::fprintf(stderr, "  float: op %d %s: %s\n", k.op_index,
                  k.op_name.c_str(), k.reason.c_str());
+  }
+  if (!for_speed.empty()) {
+    std::string ops;
+    for (const auto& [op, n] : for_speed) {
+      absl::StrAppend(&ops, ops.empty() ? "" : ", ", op, " x", n);
+    }
+    std::fprintf(stderr,
+                 "  float where XNNPACK runs them faster: %s "
+                 "(--keep-integer: integer)\n",
+                 ops.c_str());
   }
   for (const quantizer::Repair& r : o.repairs) {
     std::fprintf(stderr, "  repaired: op %d %s: %s\n", r.op_index,

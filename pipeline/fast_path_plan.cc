@@ -89,8 +89,7 @@ absl::StatusOr<FastPathPlan> PlanForFastPath(
     runtime::legality::OpForm form =
         runtime::legality::FormOf(folded.model(), fsg, fsg.operators[j]);
     if (!runtime::fast_path::XnnpackRefusal(form).empty()) continue;
-    trial.rules.push_back({std::to_string(j), "float",
-                           "--runtime litert (XNNPACK runs it in float)"});
+    trial.rules.push_back({std::to_string(j), "float", kFastPathFloatReason});
     plan.ops.push_back(absl::StrCat("op ", j, " ", c.op));
   }
   if (plan.ops.empty()) return plan;

@@ -24,6 +24,10 @@
 
 namespace qforge::pipeline {
 
+// The reason of the ops the plan keeps float (quantizer::KeptFloat).
+inline constexpr char kFastPathFloatReason[] =
+    "--runtime litert: XNNPACK runs it in float";
+
 struct FastPathPlan {
   // Rules keeping the ops float ("12" -> "float"), to add to the options'.
   std::vector<quantizer::PrecisionRule> rules;
