@@ -55,7 +55,7 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
                o.output_bytes,
                100.0 * o.output_bytes / std::max<size_t>(1, o.input_bytes));
   if (!o.latency.has_value()) return;
-  const pipeline::QuantizeOutcome::Latency& l = *o.latency;
+  const pipeline::LatencyOutcome& l = *o.latency;
   std::fprintf(stderr,
                "  LiteRT (estimated, one thread): %.3f -> %.3f ms; %d of %d "
                "ops on XNNPACK in %d partitions\n",
@@ -165,6 +165,12 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "With --target-sqnr: never raise precision past a model "
                   "of this many bytes (exit 4 if the target needs more)")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-latency-ratio", args->target.max_latency_ratio,
+                  "With --target-sqnr and --runtime litert: never raise "
+                  "precision past this many times the float model's "
+                  "estimated LiteRT latency (exit 4 if the target needs "
+                  "more)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--max-float-ops", args->target.max_float_ops,
                   "With --target-sqnr: at most N ops left float")
       ->check(CLI::NonNegativeNumber);

@@ -16,6 +16,8 @@
 #include "quantizer/plan.h"
 #include "quantizer/quantize.h"
 #include "report/report.h"
+#include "runtime/latency.h"
+#include "runtime/profile.h"
 
 namespace qforge::pipeline {
 namespace {
@@ -34,9 +36,10 @@ std::map<std::string, int> OpsByOutput(const Choices& choices) {
 struct Trial {
   quantizer::QuantizeResult result;
   report::Report report;
-  double db = 0;      // the target metric
-  int64_t bytes = 0;  // serialized size (with --max-size only)
-  int float_ops = 0;  // ops left float
+  double db = 0;          // the target metric
+  int64_t bytes = 0;      // serialized size
+  double latency_ms = 0;  // estimated LiteRT latency (litert only)
+  int float_ops = 0;      // ops left float
 };
 
 bool IsFloat(const std::string& precision) {
@@ -108,6 +111,9 @@ class Search {
         search_(search),
         hooks_(hooks) {
     report_.threads = search.threads;
+    if (options.runtime == runtime::Runtime::kLitert) {
+      float_latency_ms_ = runtime::EstimateLitertLatency(model).ms;
+    }
     report_.samples = check;
     report_.histogram_layers = 0;
     const ir::Model& fm = folded_.model();
@@ -148,7 +154,9 @@ class Search {
   // `to` that meet the target (bisection; assumes more precision is not
   // worse). True when met; otherwise all of them are raised in `chosen`
   // and `best`.
-  absl::StatusOr<bool> Climb(const std::string& from, const std::string& to,
+  // kBounded: the rung would break a bound (out.limit says which).
+  enum class Rung { kMet, kNotMet, kBounded };
+  absl::StatusOr<Rung> Climb(const std::string& from, const std::string& to,
                              std::vector<quantizer::PrecisionRule>& chosen,
                              Trial& best, SearchOutcome& out);
   // `work_` with the float model's constants for the ops `options` keep
@@ -164,6 +172,10 @@ class Search {
   using Step = std::vector<std::pair<int, std::string>>;
   Step FloatStep(const Trial& t) const;
   bool Met(const Trial& t) const { return t.db >= search_.target_db; }
+  // "" when `t` is within the search's bounds (--max-size,
+  // --max-float-ops, --max-latency-ratio); else which one it breaks,
+  // raising `label`.
+  std::string Bound(const Trial& t, const std::string& label) const;
 
   const ir::Model& model_;
   const ir::Model& work_;
@@ -179,6 +191,8 @@ class Search {
   const quantizer::QuantizeOptions base_;
   const SearchOptions search_;
   const Hooks hooks_;
+  // The float model's estimated LiteRT latency (--max-latency-ratio).
+  double float_latency_ms_ = 0;
   report::ReportOptions report_;
 };
 
@@ -204,12 +218,13 @@ absl::StatusOr<Trial> Search::Try(
   }
   t.db = *metric;
   for (const auto& c : t.result.op_choices) t.float_ops += IsFloat(c.precision);
-  if (search_.max_size > 0) {
-    formats::WriteOptions write;
-    write.drop_unused = true;
-    ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes,
-                     formats::SerializeTflite(t.result.model, write));
-    t.bytes = static_cast<int64_t>(bytes.size());
+  formats::WriteOptions write;
+  write.drop_unused = true;
+  ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes,
+                   formats::SerializeTflite(t.result.model, write));
+  t.bytes = static_cast<int64_t>(bytes.size());
+  if (base_.runtime == runtime::Runtime::kLitert) {
+    t.latency_ms = runtime::EstimateLitertLatency(t.result.model).ms;
   }
   if (!hooks_.quiet()) {
     hooks_.Note(absl::StrCat("target-sqnr: ", label, ": ",
@@ -250,24 +265,59 @@ std::vector<quantizer::PrecisionRule> Search::Raise(
   return rules;
 }
 
-absl::StatusOr<bool> Search::Climb(
+std::string Search::Bound(const Trial& t, const std::string& label) const {
+  if (search_.max_size > 0 && t.bytes > search_.max_size) {
+    return absl::StrCat("raising ", label, " would write ", t.bytes,
+                        " bytes, over --max-size ", search_.max_size);
+  }
+  if (search_.max_float_ops >= 0 && t.float_ops > search_.max_float_ops) {
+    return absl::StrCat("raising ", label, " would leave ", t.float_ops,
+                        " ops float, over --max-float-ops ",
+                        search_.max_float_ops);
+  }
+  if (search_.max_latency_ratio > 0 &&
+      t.latency_ms > search_.max_latency_ratio * float_latency_ms_) {
+    return absl::StrFormat(
+        "raising %s would take an estimated %.3f ms in LiteRT, over "
+        "--max-latency-ratio %g of the float model's %.3f ms",
+        label, t.latency_ms, search_.max_latency_ratio, float_latency_ms_);
+  }
+  return "";
+}
+
+absl::StatusOr<Search::Rung> Search::Climb(
     const std::string& from, const std::string& to,
     std::vector<quantizer::PrecisionRule>& chosen, Trial& best,
     SearchOutcome& out) {
   const std::vector<int> order = Ranking(best, from);
-  if (order.empty()) return false;
+  if (order.empty()) return Rung::kNotMet;
   auto with = [&](size_t k) {
     std::vector<quantizer::PrecisionRule> rules = chosen;
     for (auto& r : Raise(order, k, to)) rules.push_back(std::move(r));
     return rules;
   };
-  ASSIGN_OR_RETURN(
-      Trial all, Try(with(order.size()), absl::StrCat("all ", order.size(), " ",
-                                                      from, " ops ", to)));
+  const std::string all_label =
+      absl::StrCat("all ", order.size(), " ", from, " ops ", to);
+  ASSIGN_OR_RETURN(Trial all, Try(with(order.size()), all_label));
   if (!Met(all)) {
+    if (std::string bound = Bound(all, all_label); !bound.empty()) {
+      out.limit = std::move(bound);
+      return Rung::kBounded;
+    }
+    for (int op : order) {
+      const std::string& type =
+          best.result.op_choices[static_cast<size_t>(op)].op;
+      out.steps.push_back(
+          absl::StrCat("op ", op, " ", type, " ", from, " -> ", to));
+      PlanRow row;
+      row.op = op;
+      row.type = type;
+      row.precision = to;
+      out.plan.push_back(std::move(row));
+    }
     chosen = with(order.size());
     best = std::move(all);
-    return false;
+    return Rung::kNotMet;
   }
   const std::vector<quantizer::QuantizeResult::OpChoice> before =
       best.result.op_choices;
@@ -285,13 +335,25 @@ absl::StatusOr<bool> Search::Climb(
       lo = mid;
     }
   }
+  // The fewest ops that meet the target break a bound: no fewer will do.
+  if (std::string bound = Bound(
+          best, absl::StrCat("the ", hi, " noisiest ", from, " ops ", to));
+      !bound.empty()) {
+    out.limit = std::move(bound);
+    return Rung::kBounded;
+  }
   for (size_t i = 0; i < hi; ++i) {
-    out.steps.push_back(absl::StrCat("op ", order[i], " ",
-                                     before[static_cast<size_t>(order[i])].op,
-                                     " ", from, " -> ", to));
+    const std::string& type = before[static_cast<size_t>(order[i])].op;
+    out.steps.push_back(
+        absl::StrCat("op ", order[i], " ", type, " ", from, " -> ", to));
+    PlanRow row;
+    row.op = order[i];
+    row.type = type;
+    row.precision = to;
+    out.plan.push_back(std::move(row));
   }
   chosen = with(hi);
-  return true;
+  return Rung::kMet;
 }
 
 absl::StatusOr<ir::Model> Search::WithFloatConstants(
@@ -330,13 +392,18 @@ absl::StatusOr<ir::Model> Search::WithFloatConstants(
 Search::Step Search::FloatStep(const Trial& t) const {
   const Choices& choices = t.result.op_choices;
   const std::map<std::string, int> by_output = OpsByOutput(choices);
-  // An integer op goes to float16 weights first when it has float weights
-  // to halve; float16 goes to float32; "float" is float32 already.
+  // The profile's float rungs: an integer op goes to float16 weights
+  // first when it has float weights to halve and the runtime takes
+  // float16 (litert), then float32; "float" is float32 already; a
+  // runtime without float ops (tflm) has no float step.
+  const bool half = runtime::TakesFloat16Weights(base_.runtime);
   auto next = [&](int op) -> std::string {
+    if (!runtime::RunsFloatOps(base_.runtime)) return "";
     const std::string& p = choices[static_cast<size_t>(op)].precision;
     if (p == "float" || p == "float32") return "";
     if (p == "float16") return "float32";
-    return has_weights_[static_cast<size_t>(op)] ? "float16" : "float32";
+    return half && has_weights_[static_cast<size_t>(op)] ? "float16"
+                                                         : "float32";
   };
   // First the layers that add noise themselves, worst first; then, when
   // none of their ops can rise, every layer (the sort puts those adding
@@ -370,6 +437,16 @@ Search::Step Search::FloatStep(const Trial& t) const {
 absl::StatusOr<SearchOutcome> Search::Run() {
   SearchOutcome out;
   auto finish = [&](Trial t, bool met) {
+    // One row per op, its last rung (an op may climb two), in op order.
+    std::stable_sort(
+        out.plan.begin(), out.plan.end(),
+        [](const PlanRow& a, const PlanRow& b) { return a.op < b.op; });
+    std::vector<PlanRow> rows;
+    for (PlanRow& r : out.plan) {
+      if (!rows.empty() && rows.back().op == r.op) rows.pop_back();
+      rows.push_back(std::move(r));
+    }
+    out.plan = std::move(rows);
     out.result = std::move(t.result);
     out.check_db = t.db;
     out.met = met;
@@ -377,17 +454,25 @@ absl::StatusOr<SearchOutcome> Search::Run() {
   };
   ASSIGN_OR_RETURN(Trial best, Try({}, "as asked"));
   if (Met(best)) return finish(std::move(best), true);
-  // The ladder: int4 weights -> int8, then int8 -> int16x8, each for the
-  // fewest noisiest ops that meet the target.
-  std::vector<quantizer::PrecisionRule> chosen;
-  for (const auto& [from, to] :
-       {std::pair<const char*, const char*>{"int4", "int8"},
-        {"int8", "int16"}}) {
-    ASSIGN_OR_RETURN(const bool met, Climb(from, to, chosen, best, out));
-    if (met) return finish(std::move(best), true);
+  // The rungs: int4 weights -> int8, then each step of the profile's
+  // ladder (litert: int8 -> float16 weights -> float32; tflm: int8 ->
+  // int16x8; armnn: int8 -> float32), each for the fewest noisiest ops that
+  // meet the target (bisection over the noise ranking).
+  const std::vector<std::string> ladder =
+      runtime::PrecisionLadder(base_.runtime);
+  std::vector<std::pair<std::string, std::string>> rungs = {{"int4", "int8"}};
+  for (size_t i = 0; i + 1 < ladder.size(); ++i) {
+    rungs.push_back({ladder[i], ladder[i + 1]});
   }
-  // Then int16 is not enough: raise the culprit (the layer adding the
-  // most noise itself) to float, one step at a time. Every step is kept,
+  std::vector<quantizer::PrecisionRule> chosen;
+  for (const auto& [from, to] : rungs) {
+    ASSIGN_OR_RETURN(const Rung rung, Climb(from, to, chosen, best, out));
+    if (rung == Rung::kMet) return finish(std::move(best), true);
+    if (rung == Rung::kBounded) return finish(std::move(best), false);
+  }
+  // Then the ladder is not enough (ops the rungs did not reach, float
+  // borders): raise the culprit (the layer adding the most noise itself)
+  // to float, one step at a time. Every step is kept,
   // even one that loses on the check set: a float island's new borders can
   // cost more than the op's own rounding until its neighbours follow.
   const std::vector<quantizer::PrecisionRule> climbed = chosen;
@@ -419,16 +504,8 @@ absl::StatusOr<SearchOutcome> Search::Run() {
     const std::string label = label_of(picks, false);
     raised.push_back(std::move(picks));
     ASSIGN_OR_RETURN(Trial t, Try(rules_for(raised), label));
-    if (search_.max_size > 0 && t.bytes > search_.max_size) {
-      out.limit = absl::StrCat("raising ", label, " would write ", t.bytes,
-                               " bytes, over --max-size ", search_.max_size);
-      raised.pop_back();
-      break;
-    }
-    if (search_.max_float_ops >= 0 && t.float_ops > search_.max_float_ops) {
-      out.limit = absl::StrCat("raising ", label, " would leave ", t.float_ops,
-                               " ops float, over --max-float-ops ",
-                               search_.max_float_ops);
+    if (std::string bound = Bound(t, label); !bound.empty()) {
+      out.limit = std::move(bound);
       raised.pop_back();
       break;
     }
@@ -457,6 +534,8 @@ absl::StatusOr<SearchOutcome> Search::Run() {
     }
     return steps;
   };
+  // What undoing each kept step would cost, for the plan's table.
+  std::vector<std::optional<PlanRow>> undo(raised.size());
   for (const auto& [bytes, k] : order) {
     if (!met) break;
     dropped[k] = true;
@@ -466,13 +545,24 @@ absl::StatusOr<SearchOutcome> Search::Run() {
       best = std::move(t);
     } else {
       dropped[k] = false;
+      PlanRow row;
+      row.gain_known = true;
+      row.gain_db = best.db - t.db;
+      row.bytes = best.bytes - t.bytes;
+      row.latency_ms = best.latency_ms - t.latency_ms;
+      undo[k] = row;
     }
   }
-  raised = kept();
-  for (const Step& step : raised) {
-    for (const auto& [op, to] : step) {
+  for (size_t k = 0; k < raised.size(); ++k) {
+    if (dropped[k]) continue;
+    for (const auto& [op, to] : raised[k]) {
       const auto& c = best.result.op_choices[static_cast<size_t>(op)];
       out.steps.push_back(absl::StrCat("op ", op, " ", c.op, " -> ", to));
+      PlanRow row = undo[k].value_or(PlanRow{});
+      row.op = op;
+      row.type = c.op;
+      row.precision = to;
+      out.plan.push_back(std::move(row));
     }
   }
   if (!met && out.limit.empty()) out.limit = Culprits(best.report);

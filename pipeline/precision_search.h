@@ -1,11 +1,18 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // quantize --target-sqnr: a cheap precision per op that meets an output
-// SQNR target on held-out samples. Quantize as asked and measure on the
-// check set; if short, rank the int8 ops by the noise each adds itself (the
-// report's introduced_db) and find by bisection the fewest of the noisiest
-// that must run in int16x8; if even all of them in int16x8 fall short,
-// raise the culprit layer to float, one op at a time.
+// SQNR target on held-out samples, climbing the runtime profile's ladder
+// (runtime::PrecisionLadder). Quantize as asked and measure on the check
+// set; if short, rank the int8 ops by the noise each adds itself (the
+// report's introduced_db). Where the ladder has int16x8 (tflm), find by
+// bisection the fewest of the noisiest that must run in int16x8. Where it
+// has float (litert: float16 weights, then float32; armnn: float32), raise
+// the culprit layer to float one step at a time, then undo the steps a
+// later one made unnecessary, those saving the most estimated LiteRT
+// latency (litert) or bytes first. int16x8 is not a litert rung: LiteRT
+// runs it in TFLite's reference kernels, slower than float on XNNPACK
+// (docs/runtimes.md). Cheapest means fastest on litert, smallest
+// elsewhere.
 #ifndef QFORGE_PIPELINE_PRECISION_SEARCH_H_
 #define QFORGE_PIPELINE_PRECISION_SEARCH_H_
 
@@ -33,7 +40,21 @@ struct SearchOptions {
   int max_steps = 32;      // float steps at most
   int64_t max_size = 0;    // bytes of the model written; 0: no bound
   int max_float_ops = -1;  // ops left float at most; -1: no bound
+  // litert: at most this many times the float model's estimated LiteRT
+  // latency (runtime/latency.h); 0: no bound.
+  double max_latency_ratio = 0;
   int threads = 0;
+};
+
+// One op of the plan found, for the table the search ends with.
+struct PlanRow {
+  int op = 0;               // folded op index
+  std::string type;         // "CONV_2D"
+  std::string precision;    // "int16", "float16", "float32"
+  double gain_db = 0;       // the metric lost when this step is undone
+  bool gain_known = false;  // the search tried undoing it
+  int64_t bytes = 0;        // written size with the step less without it
+  double latency_ms = 0;    // the same for the estimated LiteRT latency
 };
 
 struct SearchOutcome {
@@ -41,6 +62,7 @@ struct SearchOutcome {
   double check_db = 0;               // its worst output SQNR on the check set
   bool met = false;
   std::vector<std::string> steps;  // "op 12 CONV_2D int8 -> int16"
+  std::vector<PlanRow> plan;       // the ops raised, in op order
   // Not met: what stopped the search (a bound), or the layers that still
   // add the most noise ("op 12 CONV_2D 'conv1' adds 21.3 dB; ...").
   std::string limit;

@@ -69,11 +69,11 @@ absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
   if (t.active() && t.steps < 0) {
     return UsageError("--target-steps must be >= 0");
   }
-  if (!t.active() &&
-      (t.max_size > 0 || t.max_float_ops >= 0 || t.metric != "worst")) {
+  if (!t.active() && (t.max_size > 0 || t.max_float_ops >= 0 ||
+                      t.max_latency_ratio > 0 || t.metric != "worst")) {
     return UsageError(
-        "--max-size, --max-float-ops and --target-metric bound --target-sqnr's "
-        "search; give --target-sqnr too");
+        "--max-size, --max-float-ops, --max-latency-ratio and --target-metric "
+        "bound --target-sqnr's search; give --target-sqnr too");
   }
   RETURN_IF_ERROR(ResolveRecovery(recovery));
   if (recovery.Any() && (!data || !job.stats.empty())) {
@@ -390,6 +390,26 @@ absl::Status ChooseRanges(Run& run, QuantizeOutcome& outcome) {
   return absl::OkStatus();
 }
 
+// The plan --target-sqnr found, as a table: each op raised, its form, what
+// undoing it would lose (the metric) and save (bytes, estimated latency).
+std::vector<std::string> PlanTable(const std::vector<PlanRow>& plan) {
+  std::vector<std::string> out;
+  if (plan.empty()) return out;
+  out.push_back(
+      "target-sqnr: plan (gain: what undoing the step loses; bytes and LiteRT "
+      "ms, estimated: what it costs)");
+  for (const PlanRow& r : plan) {
+    out.push_back(
+        r.gain_known
+            ? absl::StrFormat("  op %d %s -> %s: gain %+.2f, %+lld bytes, "
+                              "%+.3f ms",
+                              r.op, r.type, r.precision, r.gain_db,
+                              static_cast<long long>(r.bytes), r.latency_ms)
+            : absl::StrFormat("  op %d %s -> %s", r.op, r.type, r.precision));
+  }
+  return out;
+}
+
 absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
     Run& run, QuantizeOutcome& outcome) {
   const TargetSettings& target = run.job.target;
@@ -401,7 +421,16 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
                                         : TargetMetric::kWorst;
   so.max_size = target.max_size;
   so.max_float_ops = target.max_float_ops;
+  so.max_latency_ratio = target.max_latency_ratio;
   so.threads = run.job.threads;
+  // litert: the search starts from the plan that keeps LiteRT's fast path.
+  if (!run.job.keep_integer && !run.job.strict) {
+    ASSIGN_OR_RETURN(
+        const FastPathPlan fast,
+        PlanForFastPath(run.work, &*run.stats, run.resolved.options));
+    run.resolved.options.rules.insert(run.resolved.options.rules.end(),
+                                      fast.rules.begin(), fast.rules.end());
+  }
   absl::StatusOr<SearchOutcome> found =
       SearchPrecision(run.model(), run.work, *run.stats, *run.data, run.check,
                       run.resolved.options, so, run.hooks);
@@ -420,8 +449,9 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
       "target-sqnr: %.2f dB >= %.2f on %zu check samples (every 4th: 3, 7, "
       "...) after raising %zu ops",
       found->check_db, target.sqnr, run.check.size(), found->steps.size()));
-  outcome.target =
-      QuantizeOutcome::Target{found->check_db, run.check.size(), found->steps};
+  outcome.target = TargetOutcome{found->check_db, run.check.size(),
+                                 found->steps, found->plan};
+  for (const std::string& line : PlanTable(found->plan)) run.hooks.Note(line);
   return std::move(found->result);
 }
 
@@ -452,7 +482,7 @@ absl::StatusOr<quantizer::QuantizeResult> QuantizeForRuntime(
 void EstimateLatency(const Run& run, const ir::Model& quantized,
                      QuantizeOutcome& outcome) {
   if (!outcome.latency.has_value()) outcome.latency.emplace();
-  QuantizeOutcome::Latency& l = *outcome.latency;
+  LatencyOutcome& l = *outcome.latency;
   l.float_ms = runtime::EstimateLitertLatency(run.model()).ms;
   const runtime::LatencyEstimate est =
       runtime::EstimateLitertLatency(quantized);

@@ -20,11 +20,32 @@
 
 #include "absl/status/statusor.h"
 #include "pipeline/hooks.h"
+#include "pipeline/precision_search.h"
 #include "pipeline/quantize_job.h"
 #include "pipeline/range_search.h"
 #include "quantizer/options.h"
 
 namespace qforge::pipeline {
+
+// --target-sqnr: the metric reached on the check samples and the ops it
+// raised ("op 12 CONV_2D int8 -> int16").
+struct TargetOutcome {
+  double check_db = 0;
+  size_t check_samples = 0;
+  std::vector<std::string> steps;
+  std::vector<PlanRow> plan;  // the ops raised (precision_search.h)
+};
+
+// --runtime litert: the estimated LiteRT latency of the float model and of
+// the model written (runtime/latency.h), the ops of the latter that run in
+// TFLite's builtin kernels with the delegate's reason, and the ops kept
+// float because XNNPACK runs them so (pipeline/fast_path_plan.h).
+struct LatencyOutcome {
+  double float_ms = 0, quantized_ms = 0;
+  int ops = 0, xnnpack_ops = 0, partitions = 0;
+  std::vector<std::string> off_fast_path;         // "op 5 SOFTMAX: why"
+  std::vector<std::string> kept_float_for_speed;  // "op 12 PRELU"
+};
 
 struct QuantizeOutcome {
   std::string scheme;  // as resolved (the recipe's, else int8)
@@ -41,25 +62,8 @@ struct QuantizeOutcome {
   size_t output_bytes = 0;  // the model written
   // --method auto's choices.
   std::optional<RangeSearchOutcome> ranges;
-  // --target-sqnr: the metric reached on the check samples and the ops it
-  // raised ("op 12 CONV_2D int8 -> int16").
-  struct Target {
-    double check_db = 0;
-    size_t check_samples = 0;
-    std::vector<std::string> steps;
-  };
-  std::optional<Target> target;
-  // --runtime litert: the estimated LiteRT latency of the float model and
-  // of the model written (runtime/latency.h), the ops of the latter that
-  // run in TFLite's builtin kernels with the delegate's reason, and the
-  // ops kept float because XNNPACK runs them so (pipeline/fast_path_plan.h).
-  struct Latency {
-    double float_ms = 0, quantized_ms = 0;
-    int ops = 0, xnnpack_ops = 0, partitions = 0;
-    std::vector<std::string> off_fast_path;  // "op 5 SOFTMAX (int8): why"
-    std::vector<std::string> kept_float_for_speed;  // "op 12 PRELU"
-  };
-  std::optional<Latency> latency;
+  std::optional<TargetOutcome> target;
+  std::optional<LatencyOutcome> latency;
 };
 
 // Runs `job`. Errors carry the exit code's status (base/exit_codes.h):

@@ -129,7 +129,8 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
   json target = {{"steps", t.steps},
                  {"metric", t.metric},
                  {"max_size", t.max_size},
-                 {"max_float_ops", t.max_float_ops}};
+                 {"max_float_ops", t.max_float_ops},
+                 {"max_latency_ratio", t.max_latency_ratio}};
   // NaN has no JSON form: no "sqnr" member means no target.
   if (t.active()) target["sqnr"] = t.sqnr;
   json j = {
@@ -215,6 +216,7 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
       t.Get("metric", job.target.metric);
       t.Get("max_size", job.target.max_size);
       t.Get("max_float_ops", job.target.max_float_ops);
+      t.Get("max_latency_ratio", job.target.max_latency_ratio);
     });
     r.Get("strict", job.strict);
     r.Get("keep_integer", job.keep_integer);

@@ -30,6 +30,7 @@ struct TargetSettings {
   std::string metric = "worst";  // worst | mean | top1
   int64_t max_size = 0;          // bytes; 0: no bound
   int max_float_ops = -1;        // -1: no bound
+  double max_latency_ratio = 0;  // litert: x the float model's; 0: none
 
   bool active() const { return !std::isnan(sqnr); }
 };

@@ -156,7 +156,7 @@ TEST(Int4WeightsTest, Int4OpSelectsOpsAndRecipeReproducesTheModel) {
 TEST(Int4WeightsTest, TargetSqnrRaisesInt4OpsToInt8First) {
   const std::string dir = testing::MakeTempDir();
   const testing::CommandResult r = RunCommand(testing::QuantizeMnistCommand(
-      "--weight-bits 4 --target-sqnr 40 -o " + dir +
+      "--weight-bits 4 --keep-integer --target-sqnr 40 -o " + dir +
       "/m.tflite "
       "--save-recipe " +
       dir + "/r.json"));

@@ -107,7 +107,8 @@ TEST(PartialQuantizeTest, UnknownCustomOpKeepsItsRegionFloat) {
     SCOPED_TRACE(scheme);
     const std::string q = dir + "/q_" + scheme + ".tflite";
     r = RunCommand(QforgeBinary() + " quantize " + model + " --stats " + dir +
-                   "/stats.json --scheme " + scheme + " --keep-integer -o " + q);
+                   "/stats.json --scheme " + scheme + " --keep-integer -o " +
+                   q);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(Contains(r.err, "2 ops quantized, 3 kept float")) << r.err;
     EXPECT_TRUE(Contains(r.err,
