@@ -132,6 +132,30 @@ void Int8OnlyRules(Findings& f) {
   SameParamsRules(f);
 }
 
+// MATRIX_SET_DIAG: TFLite's kernel (matrix_set_diag.cc FillDiagImpl) copies
+// the input's and the diagonal's raw values into the output, int8 and int16
+// alike, and its Prepare checks neither parameters nor the diagonal's type:
+// LiteRT runs any form, but only one where both inputs carry the output's
+// type, scale and zero point computes the op.
+void MatrixSetDiagRules(Findings& f) {
+  const OpForm& op = f.form();
+  const TensorForm* out = op.out(0);
+  if (out == nullptr || !out->integer()) return;
+  for (size_t i = 0; i < 2; ++i) {
+    const TensorForm* in = op.in(i);
+    if (in == nullptr) continue;
+    if (in->type != out->type || !SameParams(*in, *out)) {
+      f.Unreliable(absl::StrCat(
+          i == 0 ? "input '" : "diagonal '", in->name, "' (",
+          ir::DataTypeName(in->type), ", scale ", Num(in->scale()),
+          ", zero point ", in->zero_point(),
+          ") is copied unconverted into output '", out->name, "' (",
+          ir::DataTypeName(out->type), ", ", Num(out->scale()), ", ",
+          out->zero_point(), ") (matrix_set_diag.cc)"));
+    }
+  }
+}
+
 void QuantizeRules(Findings& f) {
   const OpForm& op = f.form();
   const TensorForm* in = op.in(0);

@@ -45,6 +45,7 @@ void SameParamsRules(Findings& f);
 void SplitRules(Findings& f);
 void PackRules(Findings& f);
 void Int8OnlyRules(Findings& f);
+void MatrixSetDiagRules(Findings& f);
 void QuantizeRules(Findings& f);
 
 // Shared arithmetic.

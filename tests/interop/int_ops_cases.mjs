@@ -2,7 +2,9 @@
 // kind that qforge's quantizer emits (quantizer/op_quant_spec.cc), all
 // single-op or few-op unit graphs (corpus README section 1: models/glow,
 // models/litert, models/ai-edge-quantizer). `range`: the float input range
-// (default [-1, 1)); `schemes`: limit to some schemes.
+// (default [-1, 1)); `schemes`: limit to some schemes; `testdata`: the model
+// is in the repository's testdata/ (ops no corpus model uses: testdata/ops/,
+// written by tests/tools/make_op_models.cc), not in the corpus.
 export const CASES = [
   // Weighted ops.
   { op: 'CONV_2D', model: 'models/glow/conv2d_same.tflite' },
@@ -54,4 +56,6 @@ export const CASES = [
   { op: 'GATHER', model: 'models/glow/gather_axis0.tflite' },
   { op: 'SPACE_TO_DEPTH', model: 'models/glow/space_to_depth.tflite' },
   { op: 'DEPTH_TO_SPACE', model: 'models/glow/depth_to_space.tflite' },
+  { op: 'MATRIX_SET_DIAG', model: 'ops/matrix_set_diag.tflite', testdata: true },
+  { op: 'MATRIX_SET_DIAG', model: 'ops/matrix_set_diag_const.tflite', testdata: true },
 ];

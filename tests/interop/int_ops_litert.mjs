@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Per-op integer agreement with LiteRT (issue 5): for every op kind qforge's
-// quantizer emits, a corpus single-op (or few-op) float model is quantized
+// quantizer emits, a corpus single-op (or few-op) float model (or, for ops
+// no corpus model uses, one of testdata/ops/) is quantized
 // by qforge (--strict, integer model inputs and outputs), then run by
 // `qforge run` and by LiteRT on the very same integer input tensors; every
 // output value must agree within 1 LSB.
@@ -133,9 +134,9 @@ function writeCalibration(dir, inputs) {
 }
 
 async function runCase(a, runner, c, scheme, work) {
-  const model = path.join(a.corpus, c.model);
+  const model = c.testdata ? path.join(here, '../../testdata', c.model) : path.join(a.corpus, c.model);
   const row = { op: c.op, model: c.model, scheme };
-  if (!fs.existsSync(model)) return { ...row, status: 'FAILED', why: `${c.model} absent from the corpus` };
+  if (!fs.existsSync(model)) return { ...row, status: 'FAILED', why: `${c.model} absent from ${c.testdata ? 'testdata' : 'the corpus'}` };
   const fb = parseModel(new Uint8Array(fs.readFileSync(model)));
   const inputs = modelInputs(fb);
   const names = inputs.length > 1 ? bindingNames(inputs) : [''];

@@ -1,7 +1,8 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The int8 / int16x8 rows of PRELU, RSQRT, BATCH_MATMUL and TRANSPOSE_CONV
-// (quantizer/op_quant_spec.cc), and the zero bias a bias-less CONV_2D
+// The int8 / int16x8 rows of PRELU, RSQRT, BATCH_MATMUL, TRANSPOSE_CONV and
+// MATRIX_SET_DIAG (quantizer/op_quant_spec.cc), and the zero bias a
+// bias-less CONV_2D
 // gets: small hand-built float models with synthetic statistics, the
 // expected parameters derived by hand in the comments.
 #include <cmath>
@@ -197,6 +198,62 @@ TEST(IntegerRowsTest, BiaslessConvGetsAZeroBias) {
     EXPECT_FALSE(data.empty());
     for (uint8_t byte : data) EXPECT_EQ(byte, 0);
     ASSERT_EQ(bq.quantization->scale.size(), 3u);
+  }
+}
+
+// x [2, 2, 3] with its diagonals d [2, 2] (an activation, or a constant)
+// -> MATRIX_SET_DIAG -> y. TFLite's kernel copies raw values, so the row
+// is Q(Shared, ...): y keeps its own range, and x and d are quantized onto
+// y's parameters (the constant diagonal in its values' grid there).
+TEST(IntegerRowsTest, MatrixSetDiagPutsBothInputsOnTheOutputsGrid) {
+  for (const bool constant_diagonal : {false, true}) {
+    SCOPED_TRACE(constant_diagonal ? "constant diagonal" : "diagonal input");
+    testing::OpModel m;
+    const int x = m.Input(DataType::kFloat32, {2, 2, 3}, "x");
+    const std::vector<float> diagonal = {-4.0f, 0.5f, 3.0f, -1.0f};
+    const int d = constant_diagonal ? m.Constant<float>({2, 2}, diagonal, "d")
+                                    : m.Input(DataType::kFloat32, {2, 2}, "d");
+    const int y = m.Output(DataType::kFloat32, {2, 2, 3}, "y");
+    m.Op(OpKind::kMatrixSetDiag, {x, d}, {y}, ir::Options{});
+    calibration::StatsFile stats;
+    stats.tensors = {RangeStats(x, -1.0f, 1.0f), RangeStats(y, -4.0f, 3.0f)};
+    if (!constant_diagonal) stats.tensors.push_back(RangeStats(d, -4.0f, 3.0f));
+    for (const QuantizeOptions& opts : {QuantizeOptions{}, Scheme16()}) {
+      const DataType type =
+          opts.scheme == Scheme::kInt8 ? DataType::kInt8 : DataType::kInt16;
+      absl::StatusOr<QuantizeResult> r = Quantize(m.model(), &stats, opts);
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_TRUE(r->kept_float.empty());
+      const ir::Operator* op = FindOp(r->model, OpKind::kMatrixSetDiag);
+      ASSERT_NE(op, nullptr);
+      EXPECT_EQ(op->version, 1);  // TFLite registers version 1 only
+      const ir::Tensor& out = r->model.subgraphs[0].tensors[op->outputs[0]];
+      ASSERT_EQ(out.type, type);
+      ASSERT_TRUE(out.quantization.has_value());
+      if (type == DataType::kInt16) {
+        EXPECT_EQ(out.quantization->zero_point[0], 0);
+      }
+      for (size_t k = 0; k < 2; ++k) {
+        const ir::Tensor& in = In(r->model, *op, k);
+        EXPECT_EQ(in.type, type) << k;
+        ASSERT_TRUE(in.quantization.has_value()) << k;
+        EXPECT_EQ(in.quantization->scale, out.quantization->scale) << k;
+        EXPECT_EQ(in.quantization->zero_point, out.quantization->zero_point)
+            << k;
+      }
+      if (constant_diagonal && type == DataType::kInt8) {
+        // Each value within half a step of the output's grid.
+        const ir::Tensor& dq = In(r->model, *op, 1);
+        const ir::Bytes& data = r->model.buffers[dq.buffer].data;
+        ASSERT_EQ(data.size(), diagonal.size());
+        const float s = out.quantization->scale[0];
+        const int64_t zp = out.quantization->zero_point[0];
+        for (size_t i = 0; i < diagonal.size(); ++i) {
+          const float v = s * (static_cast<int8_t>(data[i]) - zp);
+          EXPECT_NEAR(v, diagonal[i], 0.5f * s + 1e-6f) << i;
+        }
+      }
+    }
   }
 }
 

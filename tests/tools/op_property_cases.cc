@@ -345,6 +345,14 @@ void Movement(Gen& g, Case& c, ir::OpKind kind) {
       c.m.Op(kind, {x}, {Out(c.m, {1, a, b, 4 * d})}, o);
       return;
     }
+    case ir::OpKind::kMatrixSetDiag: {
+      // d matrices of a x b; the diagonal an activation or a constant.
+      const int x = In(c.m, {d, a, b});
+      const std::vector<int32_t> ds = {d, std::min(a, b)};
+      const int diag = g.P(0.7) ? In(c.m, ds) : Const(g, c.m, ds);
+      c.m.Op(kind, {x, diag}, {Out(c.m, {d, a, b})});
+      return;
+    }
     case ir::OpKind::kResizeBilinear:
     case ir::OpKind::kResizeNearestNeighbor: {
       const int x = In(c.m, {1, a, b, d});
@@ -428,6 +436,7 @@ std::vector<OpRow> Rows() {
       {"SPACE_TO_DEPTH", movement(K::kSpaceToDepth)},
       {"RESIZE_BILINEAR", movement(K::kResizeBilinear)},
       {"RESIZE_NEAREST_NEIGHBOR", movement(K::kResizeNearestNeighbor)},
+      {"MATRIX_SET_DIAG", movement(K::kMatrixSetDiag)},
   };
 }
 

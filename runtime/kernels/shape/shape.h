@@ -17,6 +17,7 @@
 //   space.cc       DEPTH_TO_SPACE, SPACE_TO_DEPTH, SPACE_TO_BATCH_ND,
 //                  BATCH_TO_SPACE_ND
 //   densify.cc     DENSIFY
+//   matrix_set_diag.cc  MATRIX_SET_DIAG (types TFLite's kernel takes)
 //
 // Every op that only moves elements works for any fixed-size element type of
 // at least one byte (float32, float16, int8/16/32/64, uint8, bool, ...): it
