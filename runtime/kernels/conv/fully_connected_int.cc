@@ -11,15 +11,14 @@
 //    requantized as current TFLite does for int16 (FullyConnectedInt16 /
 //    FullyConnectedPerChannelInt16 pass the float scales):
 //    round(acc * double(s_in) * double(s_w) / double(s_out)), half away
-//    from zero (numerics::RequantizeByScale); LiteRT 2.5.3 agrees on every
-//    element of the int_ops_litert cases, where the int64 fixed-point
-//    multiply is 1 off on some;
+//    from zero (numerics::RequantizeByScale). LiteRT agrees; the int64
+//    fixed-point multiply is 1 LSB off it now and then
+//    (tests/interop/int_ops_litert.mjs);
 //    With --rounding legacy (older TFLite, as tfjs-tflite), int16 runs
 //    as those builds did: with an int64 bias, the int64 accumulator
 //    requantized by the fixed-point multiply (reference kernel); else
 //    ruy's 16x8 GEMM: an int32 accumulator rounded once (ruy's output
-//    stage). That matches tfjs-tflite exactly on an int16x8 MNIST, where
-//    the float scale is 1 LSB off on some FC outputs;
+//    stage), as tfjs-tflite computes;
 //    with --rounding double (TFLite Micro), the int64 accumulator (int64
 //    bias or none) is requantized by the fixed-point multiply too, as
 //    TFLite Micro's reference kernel does; an int32 bias keeps the float
