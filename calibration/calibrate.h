@@ -26,8 +26,8 @@ struct CalibrateOptions {
   // set (quantize --target-sqnr) and are not calibrated on.
   int holdout_every = 0;
   // Prime: no aliasing with power-of-2 channels. 31 keeps the statistics
-  // overhead near 12% of inference (7: ~23%) with no measurable change in
-  // the ranges chosen from it (docs/performance.md).
+  // overhead a small share of inference with no measurable change in the
+  // ranges chosen from it (docs/performance.md has the measurement).
   int histogram_stride = kDefaultHistogramStride;
   // The interpreters' integer arithmetic, for models with integer ops.
   numerics::Modes numerics;

@@ -68,7 +68,7 @@ void StatsCollector::ObserveOn(int subgraph, int tensor_index,
   Accumulator& mine = Find(subgraph, tensor_index);
   ChunkScan total;
   // Small tensors stay on this thread: waking an idle worker costs more
-  // than it saves below ~4 chunks (measured on vww_96).
+  // than it saves below kMinParallelChunks chunks.
   if (pool != nullptr && pool->num_threads() > 1 &&
       chunks >= kMinParallelChunks) {
     std::vector<ChunkScan> results(static_cast<size_t>(chunks));

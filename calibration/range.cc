@@ -166,7 +166,7 @@ Range KlRange(const TensorStats& s, int num_bits) {
     // KL clips outliers. A threshold below most of the mass piles it into
     // P's last bin, where the normalized Q piles its few remaining values
     // too: the divergence vanishes and a distribution away from zero (an
-    // autoencoder bottleneck in [1.1, 3.6]) got clipped to its minimum.
+    // autoencoder's bottleneck) would be clipped to its minimum.
     if (outliers > 0.5 * nonzero_mass) continue;
     p[i - 1] += outliers;
     // Q: the first i bins merged into `levels` groups, each group's mass

@@ -91,7 +91,7 @@ void ChunkScan::Merge(const ChunkScan& other) {
 
 int64_t ChunkSize(int64_t stride) {
   // ~16K values (64 KB), whole blocks of 16 histogram positions: large
-  // enough that a chunk's fixed costs vanish (4K measured 15% slower),
+  // enough that a chunk's fixed costs vanish,
   // small enough to share a big tensor out over threads.
   const int64_t block = 16 * stride;
   return std::max<int64_t>(1, (16384 + block - 1) / block) * block;

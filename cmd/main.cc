@@ -41,8 +41,8 @@ int main(int argc, char** argv) {
   // Every sample allocates and frees buffers of the same sizes (inputs,
   // outputs, scratch). glibc's defaults map and unmap the large ones, or
   // trim them off the heap, each time, so every sample paid page faults and
-  // page clearing again: 3.7x the wall time of calibrating mobilenet 224 on
-  // 200 samples. Kept in the heap they are reused; the peak is unchanged.
+  // page clearing again (docs/performance.md). Kept in the heap they are
+  // reused; the peak is unchanged.
   mallopt(M_MMAP_THRESHOLD, 256 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   CLI::App app{"qforge: post-training quantization for TensorFlow Lite models",

@@ -74,9 +74,8 @@ absl::Status RunRun(const RunArgs& args, const GlobalFlags& flags) {
   std::vector<int64_t> samples(static_cast<size_t>(n));
   std::iota(samples.begin(), samples.end(), int64_t{0});
   // With at least as many samples as threads, samples run side by side on
-  // one-thread interpreters (as calibrate does): small models gain nothing
-  // from splitting one sample's ops (mobilenet_v1_0.25_224 takes as long
-  // per sample on 2 threads as on 1), and sample parallelism scales. Fewer
+  // one-thread interpreters (as calibrate does): small models gain little
+  // from splitting one sample's ops, and sample parallelism scales. Fewer
   // samples than threads: one interpreter splits each sample's ops. The
   // outputs are the same either way.
   runtime::SampleRunnerOptions options;

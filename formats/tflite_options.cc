@@ -2,6 +2,9 @@
 #include "formats/tflite_options.h"
 
 #include <utility>
+#include <variant>
+
+#include "formats/tflite_reader.h"
 
 namespace qforge::formats {
 namespace {
@@ -548,6 +551,22 @@ tflite::BuiltinOptions ExpectedOptionsType(ir::OpKind kind) {
       return kNONE;
   }
   return kNONE;
+}
+
+ir::Options OptionsOrDefaults(const ir::Operator& op) {
+  if (!std::holds_alternative<std::monostate>(op.options)) return op.options;
+  const tflite::BuiltinOptions type = ExpectedOptionsType(op.kind);
+  if (type == tflite::BuiltinOptions_NONE) return op.options;
+  // The table with no field set: every field at its schema default.
+  flatbuffers::FlatBufferBuilder fbb;
+  fbb.Finish(
+      flatbuffers::Offset<flatbuffers::Table>(fbb.EndTable(fbb.StartTable())));
+  ir::OpaqueTable empty;
+  empty.type = static_cast<uint8_t>(type);
+  empty.bytes.assign(fbb.GetBufferPointer(),
+                     fbb.GetBufferPointer() + fbb.GetSize());
+  return DecodeBuiltinOptions(
+      UnpackOpaque<tflite::BuiltinOptionsUnion, tflite::BuiltinOptions>(empty));
 }
 
 }  // namespace qforge::formats

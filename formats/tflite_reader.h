@@ -47,6 +47,12 @@ std::string BuiltinOpName(int32_t builtin_code);
 // The op's display name: builtin name, or the custom code for custom ops.
 std::string OpName(const ir::Operator& op);
 
+// The op's options; for an op that carries none, the defaults of the options
+// table its ir/ops.def row names (OptionsTable), as the reader decodes that
+// table with no field set: FULLY_CONNECTED's FullyConnectedOptions, SUB's
+// AddSubOptions with is_sub. Ops without a table keep std::monostate.
+ir::Options OptionsOrDefaults(const ir::Operator& op);
+
 }  // namespace qforge::formats
 
 #endif  // QFORGE_FORMATS_TFLITE_READER_H_

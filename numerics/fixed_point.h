@@ -202,7 +202,9 @@ enum class Rounding { kSingle, kDouble };
 
 // The policy of one interpreter (the CLI's --rounding):
 //  - kSingle: every int8 op rounds once (LiteRT);
-//  - kDouble: every int8 op rounds twice (TFLite Micro);
+//  - kDouble: every int8 op rounds twice (TFLite Micro); its int16
+//    FULLY_CONNECTED requantizes the int64 accumulator in fixed point, not
+//    by the float scale (runtime/kernels/conv/fully_connected_int.cc);
 //  - kLegacy: TFLite builds without TFLITE_SINGLE_ROUNDING that still run
 //    GEMMs in ruy (tfjs-tflite 0.0.1-alpha.10, measured op by op): int8
 //    CONV_2D / FULLY_CONNECTED / BATCH_MATMUL requantize in ruy's output

@@ -174,9 +174,9 @@ absl::StatusOr<EqualizeResult> EqualizeCrossLayer(ir::Model& model) {
       if (sweep == 0) result.imbalance_before += Imbalance(r1, r2);
       // Near-dead channels (a range below 1e-4 of the layer's largest) are
       // left alone: scaling them up by thousands moves their noise into
-      // the activation and the next layer's requantization, and on the
-      // corpus (vww_96) made XNNPACK refuse the model. Scales are bounded
-      // to 2^+-4 in all for the same reason.
+      // the activation and the next layer's requantization, and can make
+      // XNNPACK refuse the model. Scales are bounded to 2^+-4 in all for
+      // the same reason.
       const double m1 = *std::max_element(r1.begin(), r1.end());
       const double m2 = *std::max_element(r2.begin(), r2.end());
       std::vector<double> s(r1.size(), 1.0);

@@ -717,10 +717,9 @@ std::string Planner::DroppedConstantNeeded(size_t i, const QuantPlan& plan) {
 // An op between float neighbours gains nothing from an integer form: it
 // would be wrapped in a QUANTIZE and a DEQUANTIZE and only lose precision.
 // Seen in audio front ends: x * x feeding log(x * x + eps), where int8
-// squares lose all small values (1.9 dB output SQNR; 37.8 dB with the MUL
-// float). Ops with weights still quantize (their weights shrink), and an
-// op whose output is a model output or unread is not an island: a user
-// quantizing a single-op model gets its integer form.
+// squares lose all small values. Ops with weights still quantize (their
+// weights shrink), and an op whose output is a model output or unread is
+// not an island: a user quantizing a single-op model gets its integer form.
 std::string Planner::FloatIsland(size_t i, const QuantPlan& plan) const {
   const ir::Operator& src = sg_.operators[i];
   const OpQuantSpec spec = *GetOpQuantSpec(src.kind);

@@ -6,9 +6,12 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "formats/tflite_reader.h"
 #include "quantizer/graph_edit.h"
 
 namespace qforge::quantizer {
@@ -229,11 +232,13 @@ absl::Status Rewriter::Integer(ir::Operator op, const OpPlan& plan,
     integer_[o] = plan.outputs[k];
   }
   if (int16 && ir::GetOpInfo(op.kind).Has(ir::op_flags::kGeneralInt16Scales)) {
-    // General (not power-of-two) scales: pot_scale_int16 = false.
-    auto options = ir::OptionsOr<ir::AddSubOptions>(op.options);
-    options.is_sub = op.kind == ir::OpKind::kSub;
-    options.pot_scale_int16 = false;
-    op.options = options;
+    // General (not power-of-two) scales: pot_scale_int16 = false, in the
+    // op's own table (ADD's or SUB's) also when the file gave it none.
+    ir::Options options = formats::OptionsOrDefaults(op);
+    if (auto* add_sub = std::get_if<ir::AddSubOptions>(&options)) {
+      add_sub->pot_scale_int16 = false;
+      op.options = std::move(options);
+    }
   }
   ops.push_back(std::move(op));
   return absl::OkStatus();

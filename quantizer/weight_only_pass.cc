@@ -3,9 +3,12 @@
 
 #include <cmath>
 #include <map>
+#include <utility>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "formats/tflite_reader.h"
 #include "numerics/float16.h"
 #include "numerics/quant_params.h"
 #include "quantizer/graph_edit.h"
@@ -89,13 +92,12 @@ absl::Status DynamicRangePass(ir::Model& model,
     sg.tensors[q].buffer = AddTypedBuffer(model, std::move(qw.data));
     sg.tensors[q].quantization = std::move(qw.quantization);
     op.inputs[hw->weight_input] = q;
-    // Hybrid FULLY_CONNECTED quantizes its input per row, asymmetrically.
-    if (auto* fc = std::get_if<ir::FullyConnectedOptions>(&op.options)) {
+    // Hybrid FULLY_CONNECTED quantizes its input per row, asymmetrically:
+    // a field of its options table, set also when the file gave it none.
+    ir::Options options = formats::OptionsOrDefaults(op);
+    if (auto* fc = std::get_if<ir::FullyConnectedOptions>(&options)) {
       fc->asymmetric_quantize_inputs = true;
-    } else if (op.kind == ir::OpKind::kFullyConnected) {
-      ir::FullyConnectedOptions fc;
-      fc.asymmetric_quantize_inputs = true;
-      op.options = fc;
+      op.options = std::move(options);
     }
     ++result.ops_quantized;
   }

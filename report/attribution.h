@@ -2,15 +2,14 @@
 //
 // Which layer adds the noise. In the quantized run a layer's output noise
 // mixes what the layer adds with what it inherits, and an op can amplify
-// the relative noise it inherits many times over: on
-// mobilenet_v1_0.25_224 the last pointwise conv turns 15.5 dB of input
-// SQNR into 8 dB even when it runs in float, so differencing the noise of
-// an op's output and inputs named it the worst layer by far, though
-// raising it gains nothing. So the report runs the quantized model once
-// more per sample, giving every compared op exact inputs: each compared
-// tensor, as soon as its op has written it, is measured against the float
-// value ("own" noise) and then overwritten with that float value on the
-// tensor's grid ("rounding": the float value itself for an op kept float).
+// the relative noise it inherits many times over, even when it runs in
+// float: differencing the noise of an op's output and inputs would name
+// such an op the worst layer, though raising it gains nothing. So the
+// report runs the quantized model once more per sample, giving every
+// compared op exact inputs: each compared tensor, as soon as its op has
+// written it, is measured against the float value ("own" noise) and then
+// overwritten with that float value on the tensor's grid ("rounding": the
+// float value itself for an op kept float).
 // A layer's introduced noise is its own noise minus its noisiest input's
 // rounding, with noise relative to signal through the rank key
 // (N = 10^(-rank_db / 10), report.h).

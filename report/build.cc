@@ -380,8 +380,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
 
   // The exact-input run (attribution.h) costs a quantized run and two
   // comparisons per layer: every stride-th sample only, 64 to 127 of them
-  // (the noise a layer adds settles long before; a report over 1000
-  // samples took twice as long with all of them).
+  // (the noise a layer adds settles long before).
   const int64_t attribution_stride =
       std::max<int64_t>(1, count / kAttributionSamples);
   auto run_sample = [&](runtime::SampleWorker& w, int64_t k) -> absl::Status {

@@ -30,9 +30,9 @@ bool PrepareChannels(ErrorSums& s, int64_t n, int64_t channels) {
 // Per-lane sums of one call. The element loop keeps one set of sums per
 // lane (lane c of a row holds channel c % channels when channel sums are
 // kept) and selects instead of branching, so that it vectorizes: a single
-// running sum is one long dependency chain, and that chain was a quarter of
-// a report's time. Everything is a double, counts and integers included
-// (exact far beyond any tensor), so that all lanes share one vector width.
+// running sum is one long dependency chain. Everything is a double, counts
+// and integers included (exact far beyond any tensor), so that all lanes
+// share one vector width.
 // The lanes fold in index order, so the sums depend on the tensor alone.
 constexpr int64_t kFlatLanes = 64;
 

@@ -203,10 +203,9 @@ absl::Status Interpreter::Impl::RunOp(SubgraphExec& exec, int i, bool folding) {
   ctx.set_subgraph_tensors(&exec.sg->tensors);
   // Requantization rounding as LiteRT's kernels for this op's types
   // (numerics/fixed_point.h): its uint8 and int16 kernels round twice, and
-  // so do the ops flagged kRoundsTwice (int8 PRELU: 37,027 of 786,432
-  // palm_detection values differ by 1 LSB from LiteRT's under single
-  // rounding, none under double); int8 GEMM ops (ruy's output stage) may
-  // round differently from the rest.
+  // so do the ops flagged kRoundsTwice (int8 PRELU, whose LiteRT kernel
+  // rounds twice in its single-rounding build too); int8 GEMM ops (ruy's
+  // output stage) may round differently from the rest.
   bool rounds_twice = ir::GetOpInfo(op.kind).Has(ir::op_flags::kRoundsTwice);
   for (const auto* list : {&inputs, &outputs}) {
     for (const RtTensor* t : *list) {

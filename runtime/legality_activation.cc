@@ -39,9 +39,8 @@ void RatioOverflow(Findings& f, float ratio, const char* what,
 // TFLite's QuantizedReluX, QuantizeLeakyRelu and PRELU shift (x - zp) left by
 // the multiplier's exponent in int32 before the fixed-point multiply
 // (MultiplyByQuantizedMultiplier): |x - zp| reaches 255 (int8) or 65535
-// (int16), so an exponent past 23 (int8) or 15 (int16) wraps. Measured:
-// an int8 LEAKY_RELU at input/output scale 2.6e8 (exponent 28) was 255 LSB
-// off in LiteRT.
+// (int16), so an exponent past 23 (int8) or 15 (int16) wraps, in LiteRT
+// too (docs/legality.md).
 void WrapRules(Findings& f, const TensorForm& in, float identity,
                float negative, const char* op) {
   const int limit = IsInt16(in) ? 15 : 23;
@@ -178,9 +177,9 @@ void RsqrtRules(Findings& f) {
   }
   // int8 (elementwise.cc RsqrtEvalQuantized): 2^20 / sqrt(x - zp), an int32
   // of up to 2^20, is shifted left by the multiplier's exponent minus 20
-  // before the fixed-point multiply: past 2^30 it wraps. Measured: 4 of
-  // 5000 random int8 cases with exponents 31..42 were 255 LSB off in
-  // LiteRT. Past 2^50 LiteRT fails outright (and qforge's kernel refuses).
+  // before the fixed-point multiply: past 2^30 it wraps, in LiteRT too (the
+  // legality property test found it; docs/legality.md). Past 2^50 LiteRT
+  // fails outright (and qforge's kernel refuses).
   const double real = 1.0 / static_cast<double>(product);
   if (!IsInt16(*u.in)) {
     const int shift = MultiplierShift(real);

@@ -62,8 +62,8 @@ void AddSubRules(Findings& f, AddSub which) {
     // SUB quantizes an output rescale above 1 with
     // QuantizeMultiplierGreaterThanOne, but its kernel applies the result
     // with MultiplyByQuantizedMultiplierSmallerThanOneExp, whose
-    // RoundingDivideByPOT then gets a negative exponent. Measured in
-    // LiteRT: rescales 1.7 and 8100 were 208 and 2 LSB off.
+    // RoundingDivideByPOT then gets a negative exponent: LiteRT's results
+    // are off (docs/legality.md).
     if (which == AddSub::kSub && ro > 1.0) {
       f.Unreliable(absl::StrCat("output rescale ", Num(ro),
                                 " is above 1: TFLite's SUB kernel applies "
@@ -138,10 +138,9 @@ void MeanRules(Findings& f) {
   // XNNPACK's mean (int8) and TFLite's reduce.cc (int16) rescale by
   // input / output scale over the reduced count; a ratio whose multiplier
   // shift leaves [-31, 30] saturates or flushes in XNNPACK and wraps in
-  // TFLite's fixed-point path.
-  // Measured: an int8 MEAN at ratio 5.4e8 (exponent 30) was 255 LSB off in
-  // LiteRT; past 2^8 the output grid is so much finer than the input's
-  // that nothing but saturation is left to compute, so refuse from there.
+  // TFLite's fixed-point path (docs/legality.md). Past 2^8 the output grid
+  // is so much finer than the input's that nothing but saturation is left
+  // to compute, so refuse from there.
   const double ratio = static_cast<double>(in->scale()) / out->scale();
   const int shift = MultiplierShift(ratio);
   if (ratio >= 256.0 || shift < -31) {

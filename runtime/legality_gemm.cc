@@ -144,8 +144,7 @@ void ConvRules(Findings& f) {
   // TFLite's conv.cc (not delegated) allocates an im2col temporary of
   // output pixels x filter taps x input channels for a filter larger than
   // 1x1; LiteRT's WebAssembly build fails to allocate one of 1 GiB or more
-  // (measured: corpus conv_huge_im2col in int16x8, 12.2 M pixels x 3x3 x
-  // 8 channels x 2 bytes = 1.75 GB: "Failed to allocate tensors").
+  // ("Failed to allocate tensors"; docs/legality.md).
   bool known = g.output->shape.size() == 4;
   for (int32_t d : g.output->shape) known &= d > 0;
   const int64_t pixels = known ? Product(g.output->shape, 0, 3) : 0;

@@ -234,11 +234,10 @@ absl::Status SampleSource::AddFiles(const DataSpec& spec, size_t input,
     // Array samples are read with pread into the caller's buffer, through
     // a descriptor kept open, and hashed from there as they are read
     // (lazy_content_hash.h). Copying them out of a mapping of the file cost
-    // more: the first touch of each mapped page is dear on virtual machines
-    // (about 1 us per 4 KiB on the reference VM, even after MAP_POPULATE;
-    // docs/performance.md). The file is mapped here only to read its
-    // header; images, and array files not kept open (see DescriptorLimit()),
-    // are read whole now to fingerprint them.
+    // more: the first touch of each mapped page is dear on virtual machines,
+    // even after MAP_POPULATE (docs/performance.md). The file is mapped
+    // here only to read its header; images, and array files not kept open
+    // (see DescriptorLimit()), are read whole now to fingerprint them.
     const bool keep =
         *kind != SpecKind::kImage &&
         kept_files_ < std::min<int64_t>(256, descriptor_limit_ / 4);

@@ -4,9 +4,9 @@
 #include <xxhash.h>
 #if defined(__x86_64__)
 // Debian's libxxhash is built for baseline x86-64 (SSE2); its _dispatch
-// entry points pick AVX2 / AVX-512 at run time: 2x the speed (15 -> 31
-// GB/s on this machine), same value (XXH3 is defined independently of the
-// vector width). The fingerprint pass reads every data byte once.
+// entry points pick AVX2 / AVX-512 at run time, which is faster with the
+// same value (XXH3 is defined independently of the vector width). The
+// fingerprint pass reads every data byte once.
 #include <xxh_x86dispatch.h>
 #endif
 

@@ -18,8 +18,8 @@ struct XXH3_state_s;
 namespace qforge::formats {
 
 // XXH3-64 (xxHash 0.8, Debian libxxhash-dev) of `bytes`: a stable,
-// specified hash at memory speed, for file contents (FNV-1a's byte-at-a-time
-// loop took a quarter of `calibrate`'s time on image folders).
+// specified hash at memory speed, for file contents (a byte-at-a-time hash
+// such as FNV-1a is a visible cost when every data byte is hashed).
 uint64_t ContentHash64(absl::Span<const uint8_t> bytes);
 
 // ContentHash64 of the concatenation of what Update() is given, in pieces.

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "base/file_io.h"
@@ -164,6 +165,45 @@ TEST(RoundTripTest, OptionsTypeWithoutTable) {
   absl::StatusOr<std::vector<uint8_t>> twice = formats::SerializeTflite(*again);
   ASSERT_TRUE(twice.ok()) << twice.status();
   EXPECT_EQ(*bytes, *twice);
+}
+
+// An op without options gets its own table's defaults, the fields of the
+// IR's struct at their defaults (SUB's table named by is_sub); an op with
+// options keeps them, and an op without a table keeps none.
+TEST(OptionsOrDefaultsTest, TableOfTheOpsRow) {
+  ir::Operator op;
+  op.kind = ir::OpKind::kFullyConnected;
+  const ir::Options fc = formats::OptionsOrDefaults(op);
+  ASSERT_TRUE(std::holds_alternative<ir::FullyConnectedOptions>(fc));
+  const auto& f = std::get<ir::FullyConnectedOptions>(fc);
+  const ir::FullyConnectedOptions want;
+  EXPECT_EQ(f.activation, want.activation);
+  EXPECT_EQ(f.weights_format, want.weights_format);
+  EXPECT_EQ(f.keep_num_dims, want.keep_num_dims);
+  EXPECT_EQ(f.asymmetric_quantize_inputs, want.asymmetric_quantize_inputs);
+  EXPECT_EQ(f.quantized_bias_type, want.quantized_bias_type);
+
+  for (ir::OpKind kind : {ir::OpKind::kAdd, ir::OpKind::kSub}) {
+    op.kind = kind;
+    const ir::Options o = formats::OptionsOrDefaults(op);
+    ASSERT_TRUE(std::holds_alternative<ir::AddSubOptions>(o));
+    const auto& a = std::get<ir::AddSubOptions>(o);
+    EXPECT_EQ(a.is_sub, kind == ir::OpKind::kSub);
+    EXPECT_EQ(a.activation, ir::Activation::kNone);
+    EXPECT_TRUE(a.pot_scale_int16);
+  }
+
+  op.kind = ir::OpKind::kRelu;  // NONE: no table
+  EXPECT_TRUE(
+      std::holds_alternative<std::monostate>(formats::OptionsOrDefaults(op)));
+
+  op.kind = ir::OpKind::kFullyConnected;
+  ir::FullyConnectedOptions given;
+  given.keep_num_dims = true;
+  op.options = given;
+  EXPECT_TRUE(
+      std::get<ir::FullyConnectedOptions>(formats::OptionsOrDefaults(op))
+          .keep_num_dims);
 }
 
 }  // namespace

@@ -19,9 +19,7 @@
 // zero point 0) when the tensor carries per-channel scales, since TFLite
 // fills the legacy parameters only for single-scale tensors. A per-channel
 // rhs therefore gives multiplier 0 and every output equals the output zero
-// point, in LiteRT and here (measured: LiteRT 2.5.3 writes all zeros for
-// the corpus's static_w8_a16 einsum twins, whose weights have one scale per
-// output column; with their first scale kept alone it computes the product).
+// point, in LiteRT and here.
 #include <algorithm>
 #include <type_traits>
 #include <vector>

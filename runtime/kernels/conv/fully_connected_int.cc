@@ -11,15 +11,18 @@
 //    requantized as current TFLite does for int16 (FullyConnectedInt16 /
 //    FullyConnectedPerChannelInt16 pass the float scales):
 //    round(acc * double(s_in) * double(s_w) / double(s_out)), half away
-//    from zero (numerics::RequantizeByScale); LiteRT 2.5.3 agrees on every
-//    element of the int_ops_litert cases, where the int64 fixed-point
-//    multiply is 1 off on some;
+//    from zero (numerics::RequantizeByScale). LiteRT agrees; the int64
+//    fixed-point multiply is 1 LSB off it now and then
+//    (tests/interop/int_ops_litert.mjs);
 //    With --rounding legacy (older TFLite, as tfjs-tflite), int16 runs
 //    as those builds did: with an int64 bias, the int64 accumulator
 //    requantized by the fixed-point multiply (reference kernel); else
 //    ruy's 16x8 GEMM: an int32 accumulator rounded once (ruy's output
-//    stage). That matches tfjs-tflite exactly on an int16x8 MNIST, where
-//    the float scale is 1 LSB off on some FC outputs;
+//    stage), as tfjs-tflite computes;
+//    with --rounding double (TFLite Micro), the int64 accumulator (int64
+//    bias or none) is requantized by the fixed-point multiply too, as
+//    TFLite Micro's reference kernel does; an int32 bias keeps the float
+//    scale (TFLite Micro's int16 kernel reads the bias as int64);
 //  - uint8 activations with uint8 weights (per tensor).
 // With --arithmetic xnnpack (numerics/xnnpack_arithmetic.h), 8-bit
 // activations requantize as LiteRT's XNNPACK delegate does (float scale,
@@ -184,12 +187,17 @@ absl::Status PrepareIntFullyConnected(OpContext& ctx) {
                                      qi.scale, wscales, qo.scale));
   s.xnn_scale = integer::XnnpackChannelScales(ctx, is_int16, qi.scale, wscales,
                                               qo.scale, s.shape.units);
-  const bool legacy =
-      is_int16 && ctx.modes().rounding == numerics::RoundingPolicy::kLegacy;
+  const numerics::RoundingPolicy policy = ctx.modes().rounding;
+  const bool legacy = is_int16 && policy == numerics::RoundingPolicy::kLegacy;
   const bool int64_bias = bias != nullptr && bias->type == ir::DataType::kInt64;
   s.int16_acc32 = is_int16 && !int64_bias && (bias != nullptr || legacy);
   s.ruy_rounding = legacy && s.int16_acc32;
-  if (is_int16 && !legacy) {
+  // TFLite Micro's int16 kernel (reference_integer_ops::FullyConnected with
+  // an int64 bias or none) requantizes the int64 accumulator with the
+  // fixed-point multiplier, not the float scale.
+  const bool micro_fixed =
+      is_int16 && !s.int16_acc32 && policy == numerics::RoundingPolicy::kDouble;
+  if (is_int16 && !legacy && !micro_fixed) {
     for (int64_t u = 0; u < s.shape.units; ++u) {
       const float ws =
           wscales.size() == 1 ? wscales[0] : wscales[static_cast<size_t>(u)];

@@ -13,9 +13,8 @@
 //   truncation gives the integer back). Equal maxima: the window is scanned
 //   column by column (x outer, y inner), as LiteRT's XNNPACK delegate does,
 //   where MediaPipe's reference kernel scans row by row. The two differ
-//   only on exact ties, which upscaled images make common: on
-//   hair_segmentation, 5 of 131072 first-pool indices, enough to move its
-//   output by up to 0.06 where it unpools.
+//   only on exact ties, which upscaled images make common, and a tie
+//   broken the other way moves the output where it unpools.
 // MaxUnpooling2D: values and indices [N, H, W, C] -> [N, H * filter_h,
 //   W * filter_w, C], zero except where each value returns to the position
 //   its index names (y * stride - pad + ky, x * stride - pad + kx), padding

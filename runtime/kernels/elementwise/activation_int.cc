@@ -26,6 +26,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "ir/op_kind.h"
 #include "numerics/fixed_point_math.h"
 #include "runtime/kernels/common/quant_int.h"
 #include "runtime/kernels/kernel_functions.h"
@@ -353,30 +354,16 @@ absl::Status EvalAct(OpContext& ctx) {
       [&](auto t) { RunAct<decltype(t)>(ctx, s); });
 }
 
-}  // namespace
-
-absl::Status PrepareIntRelu(OpContext& ctx) {
+// The clamp [lo, hi] is the op's CLAMP trait in ir/ops.def; TFLite's RELU
+// and RELU6 kernels also take int16, its RELU_N1_TO_1 and RELU_0_TO_1
+// kernels do not (each op's IK column names its prepare).
+absl::Status PrepareClamp(OpContext& ctx, bool allow_int16) {
+  const ir::OpInfo& info = ir::GetOpInfo(ctx.op().kind);
+  if (!info.clamps) return ctx.Error("the op has no CLAMP trait");
+  const float lo = info.clamp.lo, hi = info.clamp.hi;
   auto state = std::make_unique<ActState>();
   ActState& s = *state;
   QuantInfo qi, qo;
-  float lo = 0.0f, hi = std::numeric_limits<float>::infinity();
-  bool allow_int16 = true;
-  switch (ctx.op().kind) {
-    case ir::OpKind::kRelu6:
-      hi = 6.0f;
-      break;
-    case ir::OpKind::kReluN1To1:
-      lo = -1.0f;
-      hi = 1.0f;
-      allow_int16 = false;
-      break;
-    case ir::OpKind::kRelu0To1:
-      hi = 1.0f;
-      allow_int16 = false;
-      break;
-    default:
-      break;
-  }
   RETURN_IF_ERROR(PrepareUnary(ctx, ActKind::kRelu, allow_int16,
                                /*int16_zero_zp=*/true, &s, &qi, &qo));
   // TFLite: the float quotient of the scales, then double.
@@ -385,8 +372,11 @@ absl::Status PrepareIntRelu(OpContext& ctx) {
   if (s.s1 > 30) return ctx.Error("input/output scale ratio is too large");
   const int32_t tmin = integer::TypeMin(s.type),
                 tmax = integer::TypeMax(s.type);
-  s.act_min = std::max(
-      tmin, qo.zero_point + static_cast<int32_t>(std::round(lo / qo.scale)));
+  s.act_min =
+      std::isinf(lo)
+          ? tmin
+          : std::max(tmin, qo.zero_point +
+                               static_cast<int32_t>(std::round(lo / qo.scale)));
   s.act_max =
       std::isinf(hi)
           ? tmax
@@ -395,6 +385,12 @@ absl::Status PrepareIntRelu(OpContext& ctx) {
   ctx.set_state(std::move(state));
   return absl::OkStatus();
 }
+
+}  // namespace
+
+QF_KERNEL_AS(PrepareIntRelu, PrepareClamp(ctx, /*allow_int16=*/true))
+QF_KERNEL_AS(PrepareIntReluNoInt16, PrepareClamp(ctx, /*allow_int16=*/false))
+
 absl::Status EvalIntRelu(OpContext& ctx) { return EvalAct(ctx); }
 
 absl::Status PrepareIntLeakyRelu(OpContext& ctx) {

@@ -108,7 +108,7 @@ inline int32_t Mul16To8(const BinaryState& s, int32_t x, int32_t y) {
 
 // XNNPACK's ADD over same-shape inputs: the parameters are function locals,
 // so the int8 stores cannot alias them and the loop vectorizes (through the
-// broadcast walk it ran at half the default mode's speed).
+// broadcast walk it does not).
 template <typename TIn, typename TOut>
 void XnnpackAddSameShape(const TIn* a, const TIn* b, TOut* out, int64_t n,
                          numerics::XnnpackAddParams p, int32_t zero_point,

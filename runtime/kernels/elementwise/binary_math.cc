@@ -141,10 +141,11 @@ absl::Status EvalSquaredDifference(OpContext& ctx) {
   return absl::OkStatus();
 }
 
-absl::Status PrepareFloorDivMod(OpContext& ctx) {
-  if (ctx.op().kind == ir::OpKind::kFloorDiv) {
-    return PrepareTyped(ctx, {ir::DataType::kFloat32, ir::DataType::kInt32});
-  }
+absl::Status PrepareFloorDiv(OpContext& ctx) {
+  return PrepareTyped(ctx, {ir::DataType::kFloat32, ir::DataType::kInt32});
+}
+
+absl::Status PrepareFloorMod(OpContext& ctx) {
   return PrepareTyped(ctx, {ir::DataType::kFloat32, ir::DataType::kInt32,
                             ir::DataType::kInt64});
 }

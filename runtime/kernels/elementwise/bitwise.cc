@@ -41,16 +41,18 @@ absl::Status PrepareBitwise(OpContext& ctx) {
   return elementwise::ExpectOutputType(ctx, 0, ctx.input(0)->type);
 }
 
-absl::Status EvalBitwise(OpContext& ctx) {
-  const bool xor_op = ctx.op().kind == ir::OpKind::kBitwiseXor;
+absl::Status EvalBitwiseXor(OpContext& ctx) {
   return ForBitwiseType(ctx, [&](auto t) {
     using T = decltype(t);
-    if (xor_op) {
-      elementwise::RunBinary<T>(ctx,
-                                [](T a, T b) { return static_cast<T>(a ^ b); });
-    } else {
-      elementwise::RunBinary<T>(ctx, ShiftRight<T>);
-    }
+    elementwise::RunBinary<T>(ctx,
+                              [](T a, T b) { return static_cast<T>(a ^ b); });
+  });
+}
+
+absl::Status EvalRightShift(OpContext& ctx) {
+  return ForBitwiseType(ctx, [&](auto t) {
+    using T = decltype(t);
+    elementwise::RunBinary<T>(ctx, ShiftRight<T>);
   });
 }
 

@@ -190,20 +190,22 @@ absl::Status DispatchSelect(OpContext& ctx) {
   }
 }
 
-}  // namespace
-
-absl::Status PrepareComparison(OpContext& ctx) {
+// takes_bool: EQUAL and NOT_EQUAL also compare bools.
+absl::Status PrepareCompare(OpContext& ctx, bool takes_bool) {
   BinaryState* st = nullptr;
   RETURN_IF_ERROR(elementwise::PrepareBroadcast2(ctx, &st));
   const ir::DataType type = ctx.input(0)->type;
-  const bool equality = ctx.op().kind == ir::OpKind::kEqual ||
-                        ctx.op().kind == ir::OpKind::kNotEqual;
   if (!(type == ir::DataType::kFloat32 || elementwise::IsShapeInt(type) ||
-        (equality && type == ir::DataType::kBool))) {
+        (takes_bool && type == ir::DataType::kBool))) {
     return elementwise::UnsupportedType(ctx, 0);
   }
   return elementwise::ExpectOutputType(ctx, 0, ir::DataType::kBool);
 }
+
+}  // namespace
+
+QF_KERNEL_AS(PrepareComparison, PrepareCompare(ctx, /*takes_bool=*/false))
+QF_KERNEL_AS(PrepareEquality, PrepareCompare(ctx, /*takes_bool=*/true))
 
 absl::Status EvalLess(OpContext& ctx) { return DispatchCompare<LessOp>(ctx); }
 absl::Status EvalLessEqual(OpContext& ctx) {

@@ -100,9 +100,8 @@ struct QuantizeState : KernelState {
   // --arithmetic xnnpack, int8 -> int8 / uint8 -> uint8 with a scale ratio
   // in [2^-8, 2^7] (the range LiteRT's XNNPACK delegate takes): XNNPACK's
   // convert multiplies by the ratio rounded to 8 fractional bits and rounds
-  // halves up, (x * m + 128) >> 8. The requantizing QUANTIZE ops before
-  // palm_detection's output CONCATENATIONs differed from LiteRT by 1 LSB on
-  // 1% of values under TFLite's arithmetic, none so.
+  // halves up, (x * m + 128) >> 8; TFLite's arithmetic is 1 LSB off it on
+  // some values (docs/numerics.md).
   bool xnnpack_requant = false;
   int32_t q8_multiplier = 0;
   // int -> int

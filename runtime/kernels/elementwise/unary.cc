@@ -100,17 +100,25 @@ absl::Status EvalCeil(OpContext& ctx) {
 
 absl::Status EvalRound(OpContext& ctx) { return Unary(ctx, RoundHalfToEven); }
 
-absl::Status PrepareSignedUnary(OpContext& ctx) {
+namespace {
+
+// takes_int64: TFLite's NEG also takes int64 (ABS and SIGN do not).
+absl::Status PrepareSigned(OpContext& ctx, bool takes_int64) {
   RETURN_IF_ERROR(elementwise::CheckArity(ctx, 1, 1));
   const ir::DataType type = ctx.input(0)->type;
-  const bool ok =
-      type == ir::DataType::kFloat32 || type == ir::DataType::kInt32 ||
-      (type == ir::DataType::kInt64 && ctx.op().kind == ir::OpKind::kNeg);
+  const bool ok = type == ir::DataType::kFloat32 ||
+                  type == ir::DataType::kInt32 ||
+                  (type == ir::DataType::kInt64 && takes_int64);
   if (!ok) return elementwise::UnsupportedType(ctx, 0);
   RETURN_IF_ERROR(elementwise::ExpectOutputType(ctx, 0, type));
   ctx.SetOutputShape(0, ctx.input(0)->shape);
   return absl::OkStatus();
 }
+
+}  // namespace
+
+QF_KERNEL_AS(PrepareSignedUnary, PrepareSigned(ctx, /*takes_int64=*/false))
+QF_KERNEL_AS(PrepareNeg, PrepareSigned(ctx, /*takes_int64=*/true))
 
 #define QF_SIGNED_UNARY(Name, Fn)                    \
   absl::Status Eval##Name(OpContext& ctx) {          \

@@ -319,11 +319,9 @@ absl::Status PrepareLstmCell(OpContext& ctx, const LstmSequence& layout) {
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::Status PrepareLstmFloat(OpContext& ctx) {
+absl::Status PrepareFloatLstm(OpContext& ctx, bool sequence) {
   LstmSequence layout;
-  RETURN_IF_ERROR(ReadLstmSequence(ctx, &layout));
+  RETURN_IF_ERROR(ReadLstmSequence(ctx, sequence, &layout));
   const RtTensor& input = *ctx.input(kInput);
   if (input.type != ir::DataType::kFloat32) {
     return ctx.Unsupported(absl::StrCat("input '", input.name(), "' is ",
@@ -332,6 +330,11 @@ absl::Status PrepareLstmFloat(OpContext& ctx) {
   }
   return PrepareLstmCell(ctx, layout);
 }
+
+}  // namespace
+
+QF_KERNEL_AS(PrepareLstmFloat, PrepareFloatLstm(ctx, /*sequence=*/false))
+QF_KERNEL_AS(PrepareSequenceLstmFloat, PrepareFloatLstm(ctx, /*sequence=*/true))
 
 absl::Status EvalLstmFloat(OpContext& ctx) {
   LstmState* s = ctx.state<LstmState>();

@@ -327,9 +327,11 @@ absl::Status PrepareCell(OpContext& ctx, const LstmSequence& layout) {
 
 }  // namespace integer_lstm
 
-absl::Status PrepareIntLstm(OpContext& ctx) {
+namespace {
+
+absl::Status PrepareIntLstmOp(OpContext& ctx, bool sequence) {
   LstmSequence layout;
-  RETURN_IF_ERROR(ReadLstmSequence(ctx, &layout));
+  RETURN_IF_ERROR(ReadLstmSequence(ctx, sequence, &layout));
   const RtTensor& input = *ctx.input(kInput);
   if (input.type != ir::DataType::kInt8) {
     return ctx.Unsupported(absl::StrCat(
@@ -338,5 +340,10 @@ absl::Status PrepareIntLstm(OpContext& ctx) {
   }
   return integer_lstm::PrepareCell(ctx, layout);
 }
+
+}  // namespace
+
+QF_KERNEL_AS(PrepareIntLstm, PrepareIntLstmOp(ctx, /*sequence=*/false))
+QF_KERNEL_AS(PrepareIntSequenceLstm, PrepareIntLstmOp(ctx, /*sequence=*/true))
 
 }  // namespace qforge::runtime

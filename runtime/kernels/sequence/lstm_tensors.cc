@@ -38,8 +38,9 @@ absl::Status ReadCommon(const OpContext& ctx, const Options& opts, int rank,
 
 }  // namespace
 
-absl::Status ReadLstmSequence(const OpContext& ctx, LstmSequence* seq) {
-  if (ctx.op().kind == ir::OpKind::kLstm) {
+absl::Status ReadLstmSequence(const OpContext& ctx, bool sequence,
+                              LstmSequence* seq) {
+  if (!sequence) {
     const auto opts = ir::OptionsOr<ir::LstmOptions>(ctx.op().options);
     if (opts.kernel_type != 0) {
       return ctx.Unsupported(

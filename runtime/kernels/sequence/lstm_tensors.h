@@ -89,8 +89,11 @@ struct LstmSequence {
 // Reads it from the op's options and input 0 (whose element type the
 // kernel checks), after checking the options (clips >= 0; no diagonal
 // recurrent tensors, no BASIC kernel type), the rank of input 0 and the
-// tensor counts (20 or 24 inputs, 1 output).
-absl::Status ReadLstmSequence(const OpContext& ctx, LstmSequence* seq);
+// tensor counts (20 or 24 inputs, 1 output). `sequence`: the op is
+// UNIDIRECTIONAL_SEQUENCE_LSTM, else LSTM (each op's FK / IK column names
+// its own prepare, which says which).
+absl::Status ReadLstmSequence(const OpContext& ctx, bool sequence,
+                              LstmSequence* seq);
 
 // The two state inputs, output_state and cell_state (k = 0, 1): present,
 // of type types[k], (writable) variables holding counts[k] values. `taker`,

@@ -126,30 +126,29 @@ absl::Status PreparePadShape(OpContext& ctx, bool mirror) {
   return SetPadShape(ctx, mirror, /*in_eval=*/false, &p);
 }
 
-}  // namespace
-
 // --- PAD / PADV2 ---------------------------------------------------------
 
-absl::Status PreparePad(OpContext& ctx) {
+// value_input: PADV2's constant value input (2); -1 for PAD, which pads
+// with zero (the output's zero point when quantized).
+absl::Status PrepareConstantPad(OpContext& ctx, int value_input) {
   RETURN_IF_ERROR(CheckPadInputs(ctx));
-  if (ctx.op().kind == ir::OpKind::kPadV2 && ctx.input(2) != nullptr) {
+  if (value_input >= 0 && ctx.input(value_input) != nullptr) {
     size_t elem = 0;
     RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *ctx.input(0), &elem));
-    if (ctx.InputValueKnown(2)) {
+    if (ctx.InputValueKnown(value_input)) {
       uint8_t value[16];
-      RETURN_IF_ERROR(shape_ops::PadValue(ctx, 2, elem, value));
+      RETURN_IF_ERROR(shape_ops::PadValue(ctx, value_input, elem, value));
     }
   }
   return PreparePadShape(ctx, /*mirror=*/false);
 }
 
-absl::Status EvalPad(OpContext& ctx) {
+absl::Status EvalConstantPad(OpContext& ctx, int value_input) {
   const RtTensor* in = ctx.input(0);
   PadParams p;
   RETURN_IF_ERROR(SetPadShape(ctx, /*mirror=*/false, /*in_eval=*/true, &p));
   uint8_t value[16];
-  RETURN_IF_ERROR(shape_ops::PadValue(
-      ctx, ctx.op().kind == ir::OpKind::kPadV2 ? 2 : -1, p.elem, value));
+  RETURN_IF_ERROR(shape_ops::PadValue(ctx, value_input, p.elem, value));
   RtTensor* out = ctx.output(0);
   const int64_t out_count = out->NumElements();
   if (out_count == 0) return absl::OkStatus();
@@ -182,6 +181,13 @@ absl::Status EvalPad(OpContext& ctx) {
   }
   return absl::OkStatus();
 }
+
+}  // namespace
+
+QF_KERNEL_AS(PreparePad, PrepareConstantPad(ctx, /*value_input=*/-1))
+QF_KERNEL_AS(EvalPad, EvalConstantPad(ctx, /*value_input=*/-1))
+QF_KERNEL_AS(PreparePadV2, PrepareConstantPad(ctx, /*value_input=*/2))
+QF_KERNEL_AS(EvalPadV2, EvalConstantPad(ctx, /*value_input=*/2))
 
 // --- MIRROR_PAD ----------------------------------------------------------
 

@@ -15,10 +15,6 @@
 namespace qforge::runtime {
 namespace {
 
-bool IsNearest(const OpContext& ctx) {
-  return ctx.op().kind == ir::OpKind::kResizeNearestNeighbor;
-}
-
 absl::Status ResolveResize(const OpContext& ctx, Dims* shape) {
   shape_ops::IntValues size;
   RETURN_IF_ERROR(shape_ops::ReadInts(ctx, 1, "size", &size));
@@ -97,9 +93,9 @@ void ParallelRows(const OpContext& ctx, int64_t rows, int64_t row_values,
                  run);
 }
 
-}  // namespace
-
-absl::Status PrepareResize(OpContext& ctx) {
+// nearest: RESIZE_NEAREST_NEIGHBOR moves elements of any type; bilinear
+// interpolation takes float32.
+absl::Status PrepareResizeOf(OpContext& ctx, bool nearest) {
   RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "input"));
   const RtTensor* in = ctx.input(0);
   if (in->rank() != 4) {
@@ -110,7 +106,7 @@ absl::Status PrepareResize(OpContext& ctx) {
   RETURN_IF_ERROR(shape_ops::ElementBytes(ctx, *in, &elem));
   RETURN_IF_ERROR(shape_ops::ExpectSameType(ctx, 0, 0));
   const auto opts = ir::OptionsOr<ir::ResizeOptions>(ctx.op().options);
-  if (!IsNearest(ctx)) {
+  if (!nearest) {
     if (in->type != ir::DataType::kFloat32) {
       return ctx.Unsupported(absl::StrCat("input '", in->name(), "' is ",
                                           ir::DataTypeName(in->type),
@@ -125,6 +121,12 @@ absl::Status PrepareResize(OpContext& ctx) {
   if (!shape_ops::ValuesKnownOrDefer(ctx, {1})) return absl::OkStatus();
   return shape_ops::SetResolvedShape(ctx, /*in_eval=*/false, ResolveResize);
 }
+
+}  // namespace
+
+QF_KERNEL_AS(PrepareResizeBilinear, PrepareResizeOf(ctx, /*nearest=*/false))
+QF_KERNEL_AS(PrepareResizeNearestNeighbor,
+             PrepareResizeOf(ctx, /*nearest=*/true))
 
 absl::Status EvalResizeBilinear(OpContext& ctx) {
   Dims shape;

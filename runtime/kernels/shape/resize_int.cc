@@ -8,10 +8,9 @@
 // from zero in TFLite's double-rounding build, (v + 2^19) >> 20 (halves up)
 // in its single-rounding one (TFLITE_SINGLE_ROUNDING, LiteRT's), which the
 // op's rounding mode selects. Half-pixel 2x upsampling weighs neighbours by
-// 1/4 and 3/4, so halves are common: 5% of palm_detection's int8 values. Raw
-// values are interpolated: the output is meant to carry the input's scale and
-// zero point (qforge's quantizer gives it them); like TFLite, other parameters
-// are not refused.
+// 1/4 and 3/4, so halves are common. Raw values are interpolated: the
+// output is meant to carry the input's scale and zero point (qforge's
+// quantizer gives it them); like TFLite, other parameters are not refused.
 // RESIZE_NEAREST_NEIGHBOR needs no integer kernel: it moves bytes.
 #include <algorithm>
 

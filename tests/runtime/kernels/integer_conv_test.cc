@@ -648,5 +648,66 @@ TEST(IntegerConvTest, LegacyRoundingInt16FullyConnected) {
   }
 }
 
+// int16x8 FULLY_CONNECTED with per-tensor weights under the double policy
+// (TFLite Micro's reference kernel): the int64 accumulator (int64 bias or
+// none) requantized by the int64 fixed-point multiply, with the multiplier
+// from the float product of the scales; the single policy requantizes by
+// the float scale (current TFLite).
+TEST(IntegerConvTest, DoubleRoundingInt16FullyConnected) {
+  const float in_scale = 1.0f / 8192, w_scale = 0.0123f,
+              out_scale = 1.0f / 1024;
+  const int batch = 64, depth = 29, units = 7;
+  const auto xv = RandomValues<int16_t>(batch * depth, 40, -32768, 32767);
+  const auto wv = RandomValues<int8_t>(units * depth, 41, -127, 127);
+  const auto bv = RandomValues<int32_t>(units, 42, -20000, 20000);
+  int32_t multiplier = 0;
+  int shift = 0;
+  numerics::QuantizeMultiplier(
+      static_cast<double>(in_scale * w_scale) / static_cast<double>(out_scale),
+      &multiplier, &shift);
+  const double real = static_cast<double>(in_scale) *
+                      static_cast<double>(w_scale) /
+                      static_cast<double>(out_scale);
+  for (const bool with_bias : {false, true}) {
+    OpModel m;
+    const int x = QInput(m, DT::kInt16, {batch, depth}, in_scale, 0);
+    const int w = QConst<int8_t>(m, {units, depth}, wv, {w_scale}, {0});
+    const int b =
+        with_bias ? QConst<int64_t>(m, {units},
+                                    std::vector<int64_t>(bv.begin(), bv.end()),
+                                    {in_scale * w_scale}, {0})
+                  : -1;
+    const int y = QOutput(m, DT::kInt16, {batch, units}, out_scale, 0);
+    m.Op(ir::OpKind::kFullyConnected, {x, w, b}, {y},
+         ir::FullyConnectedOptions{});
+    std::vector<int16_t> fixed, by_scale;
+    for (int bi = 0; bi < batch; ++bi) {
+      for (int u = 0; u < units; ++u) {
+        int64_t acc = with_bias ? bv[static_cast<size_t>(u)] : 0;
+        for (int d = 0; d < depth; ++d) {
+          acc += int64_t{xv[static_cast<size_t>(bi * depth + d)]} *
+                 wv[static_cast<size_t>(u * depth + d)];
+        }
+        fixed.push_back(static_cast<int16_t>(numerics::Clamp(
+            numerics::MultiplyByQuantizedMultiplier(acc, multiplier, shift),
+            -32768, 32767)));
+        by_scale.push_back(static_cast<int16_t>(
+            numerics::RequantizeByScale(acc, real, 0, -32768, 32767)));
+      }
+    }
+    const char* what = with_bias ? "int64 bias" : "no bias";
+    ASSERT_NE(fixed, by_scale) << what;  // the two requantizations part here
+    const auto input = MakeTensor<int16_t>({batch, depth}, xv);
+    EXPECT_EQ(RunValues<int16_t>(m, {input}, 2,
+                                 Policy(numerics::RoundingPolicy::kDouble)),
+              fixed)
+        << what;
+    EXPECT_EQ(RunValues<int16_t>(m, {input}, 2,
+                                 Policy(numerics::RoundingPolicy::kSingle)),
+              by_scale)
+        << what;
+  }
+}
+
 }  // namespace
 }  // namespace qforge::testing::integer_test
