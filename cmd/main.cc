@@ -13,8 +13,10 @@
 #include <iostream>
 #include <map>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
@@ -31,6 +33,73 @@ int Fail(int code, const std::string& message) {
   std::fprintf(stderr, "qforge: error: %s\n",
                qforge::EscapeForMessage(message).c_str());
   return code;
+}
+
+// --rounding and --arithmetic: set while parsing, before any command runs;
+// the commands hand them to their interpreters (numerics/modes.h).
+void AddNumericsFlags(CLI::App& app, qforge::cmd::CommandContext& ctx) {
+  app.add_option_function<std::string>(
+         "--rounding",
+         [&ctx](const std::string& mode) {
+           using qforge::numerics::RoundingPolicy;
+           ctx.flags.numerics.rounding =
+               mode == "double"   ? RoundingPolicy::kDouble
+               : mode == "legacy" ? RoundingPolicy::kLegacy
+                                  : RoundingPolicy::kSingle;
+         },
+         "int8 requantization rounding: single (as LiteRT; default), double "
+         "(as TFLite Micro) or legacy (as older TFLite builds, e.g. "
+         "tfjs-tflite: CONV_2D/FULLY_CONNECTED/BATCH_MATMUL round once in "
+         "ruy, other ops twice); uint8 and int16 ops always round twice, as "
+         "LiteRT's")
+      ->check(CLI::IsMember({"single", "double", "legacy"}))
+      ->trigger_on_parse();
+  app.add_option_function<std::string>(
+         "--arithmetic",
+         [&ctx](const std::string& mode) {
+           ctx.flags.numerics.arithmetic =
+               mode == "xnnpack" ? qforge::numerics::Arithmetic::kXnnpack
+                                 : qforge::numerics::Arithmetic::kTflite;
+         },
+         "8-bit CONV_2D/DEPTHWISE_CONV_2D/FULLY_CONNECTED/ADD arithmetic: "
+         "tflite (TFLite's builtin kernels; default) or xnnpack (as LiteRT's "
+         "XNNPACK delegate: float requantization, XNNPACK's ADD)")
+      ->check(CLI::IsMember({"tflite", "xnnpack"}))
+      ->trigger_on_parse();
+}
+
+// Parses the command line and runs the command. Returns the exit code when
+// parsing ended it (--help, --version, a usage error).
+std::optional<int> Parse(CLI::App& app, int argc, char** argv,
+                         const std::map<std::string, std::string>& command_help,
+                         const std::vector<std::string>& commands) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help / --version exit 0; every other parse error is a usage error,
+    // one line naming the command it was parsing.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    if (argc >= 2 && argv[1][0] != '-' && command_help.count(argv[1]) == 0 &&
+        std::string(argv[1]) != "help") {
+      return Fail(qforge::kExitUsageOrIo,
+                  absl::StrCat("unknown command '", argv[1], "' (commands: ",
+                               absl::StrJoin(commands, ", "), ")"));
+    }
+    std::string where;
+    for (const CLI::App* sub : app.get_subcommands()) {
+      where = absl::StrCat(sub->get_name(), ": ");
+    }
+    return Fail(
+        qforge::kExitUsageOrIo,
+        absl::StrCat(
+            where, e.what(), " (see qforge help", where.empty() ? "" : " ",
+            where.empty() ? "" : where.substr(0, where.size() - 2), ")"));
+  } catch (const std::bad_alloc&) {
+    return Fail(qforge::kExitUsageOrIo, "out of memory");
+  } catch (const std::length_error&) {
+    return Fail(qforge::kExitUsageOrIo, "out of memory (a size too large)");
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -60,36 +129,7 @@ int main(int argc, char** argv) {
   qforge::cmd::CommandContext ctx;
   app.add_flag("-q,--quiet", ctx.flags.quiet,
                "No progress or summary output on stderr");
-  // Set while parsing, before any command runs; the commands hand them to
-  // their interpreters (numerics/modes.h).
-  app.add_option_function<std::string>(
-         "--rounding",
-         [&ctx](const std::string& mode) {
-           using qforge::numerics::RoundingPolicy;
-           ctx.flags.numerics.rounding =
-               mode == "double"   ? RoundingPolicy::kDouble
-               : mode == "legacy" ? RoundingPolicy::kLegacy
-                                  : RoundingPolicy::kSingle;
-         },
-         "int8 requantization rounding: single (as LiteRT; default), double "
-         "(as TFLite Micro) or legacy (as older TFLite builds, e.g. "
-         "tfjs-tflite: CONV_2D/FULLY_CONNECTED/BATCH_MATMUL round once in "
-         "ruy, other ops twice); uint8 and int16 ops always round twice, as "
-         "LiteRT's")
-      ->check(CLI::IsMember({"single", "double", "legacy"}))
-      ->trigger_on_parse();
-  app.add_option_function<std::string>(
-         "--arithmetic",
-         [&ctx](const std::string& mode) {
-           ctx.flags.numerics.arithmetic =
-               mode == "xnnpack" ? qforge::numerics::Arithmetic::kXnnpack
-                                 : qforge::numerics::Arithmetic::kTflite;
-         },
-         "8-bit CONV_2D/DEPTHWISE_CONV_2D/FULLY_CONNECTED/ADD arithmetic: "
-         "tflite (TFLite's builtin kernels; default) or xnnpack (as LiteRT's "
-         "XNNPACK delegate: float requantization, XNNPACK's ADD)")
-      ->check(CLI::IsMember({"tflite", "xnnpack"}))
-      ->trigger_on_parse();
+  AddNumericsFlags(app, ctx);
   CLI::App* help = app.add_subcommand("help",
                                       "Show help for qforge or one "
                                       "command: qforge help COMMAND");
@@ -134,31 +174,9 @@ int main(int argc, char** argv) {
     }
     std::cout << it->second;
   });
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // --help / --version exit 0; every other parse error is a usage error,
-    // one line naming the command it was parsing.
-    if (e.get_exit_code() == 0) return app.exit(e);
-    if (argc >= 2 && argv[1][0] != '-' && command_help.count(argv[1]) == 0 &&
-        std::string(argv[1]) != "help") {
-      return Fail(qforge::kExitUsageOrIo,
-                  absl::StrCat("unknown command '", argv[1], "' (commands: ",
-                               absl::StrJoin(commands, ", "), ")"));
-    }
-    std::string where;
-    for (const CLI::App* sub : app.get_subcommands()) {
-      where = absl::StrCat(sub->get_name(), ": ");
-    }
-    return Fail(
-        qforge::kExitUsageOrIo,
-        absl::StrCat(
-            where, e.what(), " (see qforge help", where.empty() ? "" : " ",
-            where.empty() ? "" : where.substr(0, where.size() - 2), ")"));
-  } catch (const std::bad_alloc&) {
-    return Fail(qforge::kExitUsageOrIo, "out of memory");
-  } catch (const std::length_error&) {
-    return Fail(qforge::kExitUsageOrIo, "out of memory (a size too large)");
+  if (const std::optional<int> code =
+          Parse(app, argc, argv, command_help, commands)) {
+    return *code;
   }
   if (!ctx.status.ok()) {
     return Fail(qforge::ExitCodeFor(ctx.status),

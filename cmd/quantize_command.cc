@@ -75,17 +75,8 @@ absl::Status RunQuantize(const pipeline::QuantizeJob& job,
   return absl::OkStatus();
 }
 
-}  // namespace
-
-void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
-  auto args = std::make_shared<pipeline::QuantizeJob>();
-  CLI::App* sub = app.add_subcommand("quantize", "Quantize a float model");
-  sub->add_option("model", args->model, "The float .tflite model")->required();
-  sub->add_option("--stats", args->stats,
-                  "Calibration statistics (qforge calibrate)");
-  AddDataFlags(sub, args->data, /*required=*/false);
-  sub->add_option("-o,--output", args->output, "The quantized model")
-      ->required();
+// --method, --scheme, --runtime, the model's input and output types.
+void AddSchemeFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
   sub->add_option("--method", args->method,
                   "Range method: minmax|percentile:P|kl|mse|auto (auto: per "
                   "tensor, the one that gives the best outputs on the "
@@ -117,6 +108,10 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--output-type", args->output_type,
                   "float32|int8|uint8|int16")
       ->check(CLI::IsMember({"float32", "int8", "uint8", "int16"}));
+}
+
+// Per-op precision: selectors, recipes, weight forms.
+void AddPrecisionFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
   sub->add_option(
       "--exclude-op,--float-op", args->float_ops,
       "Keep ops float: op index, op type, output tensor name, re:REGEX");
@@ -148,6 +143,21 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--recipe", args->recipe,
                   "Per-op precision rules (JSON, docs/recipe.md), applied "
                   "before --int8-op, --int16-op, --float-op");
+  sub->add_option("--save-recipe", args->save_recipe,
+                  "Write the recipe of the model written (every op's "
+                  "precision), to reuse or edit");
+  sub->add_flag("--strict", args->strict,
+                "Fail (exit 3) if any op stays float");
+  sub->add_flag("--keep-integer", args->keep_integer,
+                "Give every op with an integer form that form, even where "
+                "LiteRT runs its float form faster on XNNPACK (int8 PRELU, "
+                "SOFTMAX, AVERAGE_POOL_2D, ...; docs/runtimes.md)");
+  sub->add_flag("--fc-per-tensor", args->fc_per_tensor,
+                "FULLY_CONNECTED weights per tensor instead of per channel");
+}
+
+// --target-sqnr and the bounds of its search.
+void AddTargetFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
   sub->add_option("--target-sqnr", args->target.sqnr,
                   "Find the cheapest per-op precision whose worst output "
                   "SQNR reaches DB on held-out samples (every 4th of --data)")
@@ -174,17 +184,22 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--max-float-ops", args->target.max_float_ops,
                   "With --target-sqnr: at most N ops left float")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--save-recipe", args->save_recipe,
-                  "Write the recipe of the model written (every op's "
-                  "precision), to reuse or edit");
-  sub->add_flag("--strict", args->strict,
-                "Fail (exit 3) if any op stays float");
-  sub->add_flag("--keep-integer", args->keep_integer,
-                "Give every op with an integer form that form, even where "
-                "LiteRT runs its float form faster on XNNPACK (int8 PRELU, "
-                "SOFTMAX, AVERAGE_POOL_2D, ...; docs/runtimes.md)");
-  sub->add_flag("--fc-per-tensor", args->fc_per_tensor,
-                "FULLY_CONNECTED weights per tensor instead of per channel");
+}
+
+}  // namespace
+
+void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
+  auto args = std::make_shared<pipeline::QuantizeJob>();
+  CLI::App* sub = app.add_subcommand("quantize", "Quantize a float model");
+  sub->add_option("model", args->model, "The float .tflite model")->required();
+  sub->add_option("--stats", args->stats,
+                  "Calibration statistics (qforge calibrate)");
+  AddDataFlags(sub, args->data, /*required=*/false);
+  sub->add_option("-o,--output", args->output, "The quantized model")
+      ->required();
+  AddSchemeFlags(sub, args.get());
+  AddPrecisionFlags(sub, args.get());
+  AddTargetFlags(sub, args.get());
   AddRecoveryFlags(sub, args->recovery);
   AddThreadsOption(sub, args->threads, "Calibration threads (with --data)");
   sub->add_option("--report", args->report,

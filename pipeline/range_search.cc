@@ -49,8 +49,8 @@ absl::StatusOr<RangeSearchOutcome> SearchRanges(
   RangeSearchOutcome out;
   // Two halves of the samples (alternate ones): a choice is kept only when
   // it raises the SQNR on both, so that it is not fitted to a few samples
-  // (choosing on all of them at once lost 2 dB on held-out samples for
-  // pretrainedResnet while gaining on the calibration ones).
+  // (choosing on all of them at once overfits: it gains on the calibration
+  // samples and loses on held-out ones).
   report::ReportOptions half[2];
   for (report::ReportOptions& ro : half) {
     ro.threads = threads;

@@ -12,10 +12,8 @@
 namespace qforge::pipeline {
 
 absl::Status ResolveRecovery(RecoverySettings& args) {
-  // Bias correction + AdaRound: together they never lost to plain int8 in
-  // the measurements of docs/recovery.md; CLE lost on every model with
-  // per-channel weights. 2000 AdaRound steps instead of the paper's 10000:
-  // within noise of 5000 on the corpus models, at a fifth of the time.
+  // Bias correction + AdaRound, without CLE, 2000 AdaRound steps: the
+  // choice the ablation in docs/recovery.md (bench/recovery) supports.
   if (args.optimize == "accuracy") {
     args.bias_correction = true;
     args.adaround = true;
