@@ -23,6 +23,7 @@
 //  rsqrt_int.cc                integer RSQRT
 //  cast.cc                     CAST DEQUANTIZE (to float32)
 //  quantize_int.cc             QUANTIZE, integer DEQUANTIZE
+//  quantize_simd.cc            QUANTIZE float32 -> integer, vector path
 // Semantics follow TFLite's float kernels; each file notes where they are
 // subtle (ROUND ties to even, CAST saturation, FLOOR_MOD sign, ...). The
 // integer kernels use common/quant_int.h.

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "runtime/kernels/common/quant_int.h"
+#include "runtime/kernels/elementwise/quantize_simd.h"
 #include "runtime/kernels/kernel_functions.h"
 
 namespace qforge::runtime {
@@ -97,6 +98,7 @@ struct QuantizeState : KernelState {
   // normalized as (p - 127.5) / 127.5 hit exact halves on every pixel.
   bool xnnpack = false;
   float inv_scale = 0;
+  Isa isa = Isa::kScalar;  // float -> int per tensor: the vector path
   // --arithmetic xnnpack, int8 -> int8 / uint8 -> uint8 with a scale ratio
   // in [2^-8, 2^7] (the range LiteRT's XNNPACK delegate takes): XNNPACK's
   // convert multiplies by the ratio rounded to 8 fractional bits and rounds
@@ -122,6 +124,18 @@ void QuantizeFloat(const QuantizeState& s, const float* x, TOut* y,
       float v = x[i] * s.inv_scale;
       v = std::isnan(v) ? flo : std::min(std::max(v, flo), fhi);
       y[i] = static_cast<TOut>(static_cast<int32_t>(std::nearbyint(v)) + zp);
+    }
+    return;
+  }
+  if (s.out_q.scale.size() == 1 && s.isa >= Isa::kAvx2) {
+    // The libm call per element made the input QUANTIZE of an image model a
+    // fifth of its int8 run time; the vector path computes the same values.
+    int32_t q[256];
+    for (int64_t i = begin; i < end; i += 256) {
+      const int64_t n = std::min<int64_t>(256, end - i);
+      integer::QuantizeFloatAvx2(x + i, n, s.out_q.scale[0],
+                                 s.out_q.zero_point[0], lo, hi, q);
+      for (int64_t j = 0; j < n; ++j) y[i + j] = static_cast<TOut>(q[j]);
     }
     return;
   }
@@ -238,6 +252,7 @@ absl::Status PrepareIntQuantize(OpContext& ctx) {
     if (s.xnnpack) {
       s.inv_scale = 1.0f / static_cast<float>(s.out_q.scale[0]);
     }
+    s.isa = ctx.isa();
   } else if (IsIntegerQuantType(in->type)) {
     integer::QuantInfo qi, qo;
     RETURN_IF_ERROR(integer::ReadQuant(ctx, *in, "input", &qi));

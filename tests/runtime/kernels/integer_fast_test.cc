@@ -12,6 +12,7 @@
 // exactness against TFLite is tests/interop and integer_conv_test.cc.)
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -350,6 +351,40 @@ void RunAddSubCase(Rng& r, int* compared) {
   ExpectSameAsScalar(m, inputs, modes, what, compared);
 }
 
+// QUANTIZE float32 -> int8 / uint8 / int16 per tensor: random values with
+// exact halves of the step (where rounding half away from zero and half to
+// even differ), values far outside the range, NaN and infinities.
+void RunQuantizeCase(Rng& r, int* compared) {
+  const int k = r.Int(0, 2);
+  const DT type = k == 0 ? DT::kInt8 : k == 1 ? DT::kUInt8 : DT::kInt16;
+  // Power-of-two scales make the halves exact.
+  const float scale =
+      r.Coin() ? std::ldexp(1.0f, -r.Int(0, 12)) : r.LogReal(1e-4f, 1.0f);
+  const int32_t zp = r.Int(TypeLo(type), TypeHi(type));
+  const int32_t n = r.Int(1, 700);
+  OpModel m;
+  const int x = m.Input(DT::kFloat32, {1, n});
+  const int y = QOutput(m, type, {1, n}, scale, zp);
+  m.Op(ir::OpKind::kQuantize, {x}, {y});
+  ir::HostTensor input(DT::kFloat32, {1, n});
+  float* v = reinterpret_cast<float*>(input.data());
+  for (int32_t i = 0; i < n; ++i) {
+    const int kind = r.Int(0, 9);
+    v[i] = kind == 0   ? (r.Int(-300, 300) + 0.5f) * scale
+           : kind == 1 ? r.Real(-1e6f, 1e6f)
+           : kind == 2 ? std::numeric_limits<float>::quiet_NaN()
+           : kind == 3
+               ? (r.Coin() ? 1 : -1) * std::numeric_limits<float>::infinity()
+               : r.Real(-300.0f, 300.0f) * scale;
+  }
+  const numerics::Modes modes = RandomModes(r);
+  ExpectSameAsScalar(
+      m, {input}, modes,
+      absl::StrCat("QUANTIZE float32 -> ", ir::DataTypeName(type), " n ", n,
+                   " scale ", scale, " zp ", zp),
+      compared);
+}
+
 TEST(IntegerFastTest, ConvMatchesScalarKernel) {
   if (runtime::DetectIsa() == Isa::kScalar) GTEST_SKIP() << "no vector Isa";
   Rng r(2026);
@@ -388,6 +423,16 @@ TEST(IntegerFastTest, AddSubMatchesScalarKernel) {
     RunAddSubCase(r, &compared);
   }
   EXPECT_GT(compared, 800);
+}
+
+TEST(IntegerFastTest, QuantizeMatchesScalarKernel) {
+  if (runtime::DetectIsa() == Isa::kScalar) GTEST_SKIP() << "no vector Isa";
+  Rng r(2030);
+  int compared = 0;
+  for (int i = 0; i < 300 && !HasFatalFailure(); ++i) {
+    RunQuantizeCase(r, &compared);
+  }
+  EXPECT_GT(compared, 300);
 }
 
 }  // namespace

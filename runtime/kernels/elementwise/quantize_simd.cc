@@ -1,0 +1,45 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "runtime/kernels/elementwise/quantize_simd.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "runtime/kernels/common/simd_target.h"
+
+namespace qforge::runtime::integer {
+
+QF_TARGET_AVX2 void QuantizeFloatAvx2(const float* x, int64_t n, double scale,
+                                      double zp, double lo, double hi,
+                                      int32_t* y) {
+  // std::round spelled out: t = trunc(v), and v - t is exact, so t +- 1 at
+  // |v - t| >= 0.5 is round half away from zero, bit for bit.
+  const __m256d vscale = _mm256_set1_pd(scale);
+  const __m256d vzp = _mm256_set1_pd(zp);
+  const __m256d vlo = _mm256_set1_pd(lo);
+  const __m256d vhi = _mm256_set1_pd(hi);
+  const __m256d half = _mm256_set1_pd(0.5);
+  const __m256d minus_half = _mm256_set1_pd(-0.5);
+  const __m256d one = _mm256_set1_pd(1.0);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m256d v =
+        _mm256_div_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), vscale);
+    __m256d t = _mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m256d d = _mm256_sub_pd(v, t);
+    t = _mm256_add_pd(t,
+                      _mm256_and_pd(_mm256_cmp_pd(d, half, _CMP_GE_OQ), one));
+    t = _mm256_sub_pd(
+        t, _mm256_and_pd(_mm256_cmp_pd(d, minus_half, _CMP_LE_OQ), one));
+    __m256d q = _mm256_add_pd(t, vzp);
+    q = _mm256_blendv_pd(q, vlo, _mm256_cmp_pd(q, q, _CMP_UNORD_Q));
+    q = _mm256_max_pd(_mm256_min_pd(q, vhi), vlo);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm256_cvttpd_epi32(q));
+  }
+  for (; i < n; ++i) {
+    const double q = std::round(static_cast<double>(x[i]) / scale) + zp;
+    y[i] = static_cast<int32_t>(std::isnan(q) ? lo
+                                              : std::max(lo, std::min(hi, q)));
+  }
+}
+
+}  // namespace qforge::runtime::integer
