@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/file_io.h"
 #include "base/status_macros.h"
 #include "calibration/range.h"
 #include "cmd/cli_flags.h"
@@ -16,13 +19,41 @@
 #include "cmd/progress.h"
 #include "cmd/recovery_flags.h"
 #include "pipeline/fast_path_plan.h"
+#include "pipeline/outcome_json.h"
 #include "pipeline/quantize.h"
+#include "report/runtime_section.h"
 
 namespace qforge::cmd {
 namespace {
 
+// "  title: SOFTMAX x2 (ops 4, 9): why", one line per op type and reason.
+void PrintGrouped(const char* title,
+                  const std::vector<pipeline::RuntimeOpNote>& notes) {
+  report::RuntimeOpGrouper groups;
+  for (const pipeline::RuntimeOpNote& n : notes) {
+    groups.Add(n.op_index, n.op, n.reason);
+  }
+  for (const report::RuntimeOpGroup& g : groups.Take()) {
+    std::fprintf(stderr, "  %s: %s\n", title, report::GroupLine(g).c_str());
+  }
+}
+
+// tflm, armnn: what the runtime cannot run of the model written, and for
+// tflm its ops that are not integer (both should be none).
+void PrintRuntimeProblems(const pipeline::QuantizeOutcome& o) {
+  if (o.runtime == "litert") return;
+  const char* who = o.runtime == "tflm" ? "TFLite Micro" : "Arm NN 20.08";
+  if (o.unsupported.empty() && o.not_integer.empty()) {
+    std::fprintf(stderr, "  %s: runs every op%s\n", who,
+                 o.runtime == "tflm" ? ", every op integer" : "");
+  }
+  const std::string cannot = absl::StrCat(who, " cannot run");
+  PrintGrouped(cannot.c_str(), o.unsupported);
+  PrintGrouped("not integer", o.not_integer);
+}
+
 // The summary on stderr: what was quantized, what stayed float and why,
-// what was repaired, the sizes.
+// what was repaired, the sizes, and how the model runs on its runtime.
 void PrintSummary(const pipeline::QuantizeOutcome& o) {
   std::fprintf(stderr, "quantize (%s, %s): %d ops quantized, %zu kept float\n",
                o.scheme.c_str(), o.method.c_str(), o.ops_quantized,
@@ -54,25 +85,45 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
   std::fprintf(stderr, "  size: %zu -> %zu bytes (%.1f%%)\n", o.input_bytes,
                o.output_bytes,
                100.0 * o.output_bytes / std::max<size_t>(1, o.input_bytes));
-  if (!o.latency.has_value()) return;
-  const pipeline::LatencyOutcome& l = *o.latency;
-  std::fprintf(stderr,
-               "  LiteRT (estimated, one thread): %.3f -> %.3f ms; %d of %d "
-               "ops on XNNPACK in %d partitions\n",
-               l.float_ms, l.quantized_ms, l.xnnpack_ops, l.ops, l.partitions);
-  for (const std::string& line : l.off_fast_path) {
-    std::fprintf(stderr, "  builtin kernels: %s\n", line.c_str());
+  if (o.latency.has_value()) {
+    const pipeline::LatencyOutcome& l = *o.latency;
+    std::fprintf(stderr,
+                 "  LiteRT (estimated, one thread): %.3f -> %.3f ms; %d of %d "
+                 "ops on XNNPACK in %d partitions\n",
+                 l.float_ms, l.quantized_ms, l.xnnpack_ops, l.ops,
+                 l.partitions);
+    PrintGrouped("builtin kernels", l.off_fast_path);
   }
+  PrintRuntimeProblems(o);
 }
 
+// --json FILE ("-": stdout): the outcome as JSON (docs/quantize-json.md).
 absl::Status RunQuantize(const pipeline::QuantizeJob& job,
-                         const GlobalFlags& flags) {
+                         const std::string& json, const GlobalFlags& flags) {
   pipeline::QuantizeJob run = job;
   run.numerics = flags.numerics;
-  ASSIGN_OR_RETURN(const pipeline::QuantizeOutcome outcome,
-                   pipeline::RunQuantizeJob(run, StderrHooks(flags.quiet)));
+  // The JSON file is created before the run (so that an unwritable path
+  // fails first) and takes its name once the model has.
+  std::optional<PendingFile> json_file;
+  std::vector<std::string> caller_outputs;
+  if (!json.empty() && json != "-") {
+    const std::string inputs[] = {job.model, job.stats, job.recipe};
+    ASSIGN_OR_RETURN(json_file, PendingFile::Create(json, inputs));
+    caller_outputs.push_back(json);
+  }
+  ASSIGN_OR_RETURN(
+      const pipeline::QuantizeOutcome outcome,
+      pipeline::RunQuantizeJob(run, StderrHooks(flags.quiet), caller_outputs));
   if (!flags.quiet) PrintSummary(outcome);
-  return absl::OkStatus();
+  if (json.empty()) return absl::OkStatus();
+  const std::string text = pipeline::QuantizeOutcomeJson(run, outcome);
+  if (!json_file.has_value()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return absl::OkStatus();
+  }
+  RETURN_IF_ERROR(json_file->Write(text));
+  return json_file->Commit();
 }
 
 // --method, --scheme, --runtime, the model's input and output types.
@@ -190,6 +241,7 @@ void AddTargetFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
 
 void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<pipeline::QuantizeJob>();
+  auto json = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("quantize", "Quantize a float model");
   sub->add_option("model", args->model, "The float .tflite model")->required();
   sub->add_option("--stats", args->stats,
@@ -206,10 +258,18 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
                   "Also write a quantization report of the new model on the "
                   "--data samples (format from the extension: .txt, .json, "
                   ".md, .html)");
+  sub->add_option("--json", *json,
+                  "Also write the outcome as JSON (what the summary says: "
+                  "ops kept float and why, sizes, estimated LiteRT latency, "
+                  "ops off the fast path; docs/quantize-json.md); - for "
+                  "stdout")
+      ->type_name("FILE");
   SetExample(sub,
              "qforge quantize model.tflite --data 'calib/*.jpg' --scale "
              "0.003921569 -o model_int8.tflite --report report.html");
-  sub->callback([args, &ctx]() { ctx.status = RunQuantize(*args, ctx.flags); });
+  sub->callback([args, json, &ctx]() {
+    ctx.status = RunQuantize(*args, *json, ctx.flags);
+  });
 }
 
 }  // namespace qforge::cmd

@@ -2,6 +2,7 @@
 //
 // qforge report FLOAT QUANT --data SPEC [--format text|json|md|html]
 //               [-o FILE] [--min-sqnr DB] [--threads N]
+//               [--runtime litert|tflm|armnn]
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "pipeline/report_job.h"
 #include "report/render.h"
 #include "report/report.h"
+#include "runtime/profile.h"
 
 namespace qforge::cmd {
 namespace {
@@ -32,6 +34,7 @@ struct ReportArgs {
   std::string output;
   double min_sqnr = -std::numeric_limits<double>::infinity();
   int threads = 0;
+  std::string runtime = "litert";
 };
 
 absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
@@ -46,6 +49,7 @@ absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
   ASSIGN_OR_RETURN(ir::Model quant_model,
                    formats::ReadTfliteFile(args.quant_model));
   pipeline::ReportRun run;
+  ASSIGN_OR_RETURN(run.runtime_profile, runtime::ParseRuntime(args.runtime));
   run.float_label = args.float_model;
   run.quant_label = args.quant_model;
   run.threads = args.threads;
@@ -95,6 +99,14 @@ void RegisterReport(CLI::App& app, CommandContext& ctx) {
                   "Exit 4 when any output's SQNR is below DB")
       ->check(FiniteNumber())
       ->default_str("none");
+  sub->add_option("--runtime", args->runtime,
+                  "Where the quantized model will run, for the report's "
+                  "runtime section: litert (estimated LiteRT latency of both "
+                  "models, ops off XNNPACK and why), tflm (ops TFLite Micro "
+                  "cannot run, ops not integer) or armnn (ops Arm NN 20.08 "
+                  "cannot run)")
+      ->check(CLI::IsMember({"litert", "tflm", "armnn"}))
+      ->capture_default_str();
   AddThreadsOption(sub, args->threads, "Samples run in parallel");
   SetExample(sub,
              "qforge report model.tflite model_int8.tflite --data 'val/*.jpg' "

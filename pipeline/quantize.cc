@@ -23,8 +23,10 @@
 #include "quantizer/plan.h"
 #include "quantizer/quantize.h"
 #include "quantizer/recipe.h"
+#include "report/float_ops.h"
 #include "report/render.h"
 #include "runtime/latency.h"
+#include "runtime/profile.h"
 
 namespace qforge::pipeline {
 namespace {
@@ -198,16 +200,19 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
 
 // Everything a run holds between its stages.
 struct Run {
-  Run(const QuantizeJob& job, const Hooks& hooks, Resolved resolved,
+  Run(const QuantizeJob& job, const Hooks& hooks,
+      const std::vector<std::string>& caller_outputs, Resolved resolved,
       RecoverySettings recovery, formats::ModelFile file)
       : job(job),
         hooks(hooks),
+        caller_outputs(caller_outputs),
         resolved(std::move(resolved)),
         recovery(std::move(recovery)),
         file(std::move(file)) {}
 
   const QuantizeJob& job;
   const Hooks& hooks;
+  const std::vector<std::string>& caller_outputs;
   Resolved resolved;
   RecoverySettings recovery;
   formats::ModelFile file;
@@ -226,6 +231,30 @@ struct Run {
   const ir::Model& model() const { return file.model; }
 };
 
+// The caller's own outputs (quantize --json) may be neither an input nor
+// one of the job's outputs.
+absl::Status CheckCallerOutputs(const Run& run,
+                                const std::vector<std::string>& inputs) {
+  const QuantizeJob& job = run.job;
+  std::vector<std::string> read = inputs;
+  read.push_back(job.recipe);
+  for (const std::string& out : run.caller_outputs) {
+    for (const std::string& input : read) {
+      if (!input.empty() && SamePath(out, input)) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            out, ": refusing to overwrite an input file (", input, ")"));
+      }
+    }
+    for (const std::string& other : {job.output, job.report, job.save_recipe}) {
+      if (!other.empty() && SamePath(out, other)) {
+        return UsageError(absl::StrCat(
+            out, " is also the path of another output (", other, ")"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status OpenInputs(Run& run) {
   const QuantizeJob& job = run.job;
   if (absl::Status s = quantizer::CheckFloatModel(run.model()); !s.ok()) {
@@ -243,6 +272,7 @@ absl::Status OpenInputs(Run& run) {
       inputs.push_back(std::move(path));
     }
   }
+  RETURN_IF_ERROR(CheckCallerOutputs(run, inputs));
   ASSIGN_OR_RETURN(run.out, PendingFile::Create(job.output, inputs));
   if (!job.report.empty()) {
     ASSIGN_OR_RETURN(run.report, PendingFile::Create(job.report, inputs));
@@ -494,8 +524,24 @@ void EstimateLatency(const Run& run, const ir::Model& quantized,
       ++l.xnnpack_ops;
       continue;
     }
-    l.off_fast_path.push_back(
-        absl::StrCat("op ", op.op_index, " ", op.op, ": ", op.why_builtin));
+    l.off_fast_path.push_back({op.op_index, op.op, op.why_builtin});
+  }
+}
+
+// tflm, armnn: what the runtime cannot run of the model written, and for
+// tflm its float ops. The quantizer plans for the profile, so both should
+// be empty; the outcome says so rather than assume it.
+void FindRuntimeProblems(const Run& run, const ir::Model& quantized,
+                         QuantizeOutcome& outcome) {
+  const runtime::Runtime rt = run.resolved.options.runtime;
+  for (runtime::UnsupportedOp& u : runtime::FindUnsupportedOps(rt, quantized)) {
+    outcome.unsupported.push_back(
+        {u.op_index, std::move(u.op), std::move(u.reason)});
+  }
+  if (rt != runtime::Runtime::kTflm) return;
+  for (report::FloatOp& f : report::FindFloatOps(quantized)) {
+    outcome.not_integer.push_back(
+        {f.op_index, std::move(f.op), "computes in float32"});
   }
 }
 
@@ -514,6 +560,7 @@ absl::Status WriteReport(Run& run, const std::vector<uint8_t>& written_bytes,
   // Opened and noted once already when the pipeline calibrated on them.
   rr.data_notes = !(run.resolved.needs_stats && job.stats.empty());
   rr.numerics = job.numerics;
+  rr.runtime_profile = run.resolved.options.runtime;
   ASSIGN_OR_RETURN(report::Report r,
                    MakeReport(run.model(), written, job.data, rr, run.hooks));
   for (report::FloatOp& f : r.float_ops) {
@@ -583,13 +630,15 @@ absl::Status WriteOutputs(Run& run, quantizer::QuantizeResult result,
 
 }  // namespace
 
-absl::StatusOr<QuantizeOutcome> RunQuantizeJob(const QuantizeJob& job,
-                                               const Hooks& hooks) {
+absl::StatusOr<QuantizeOutcome> RunQuantizeJob(
+    const QuantizeJob& job, const Hooks& hooks,
+    const std::vector<std::string>& caller_outputs) {
   RecoverySettings recovery = job.recovery;
   RETURN_IF_ERROR(CheckJob(job, recovery));
   ASSIGN_OR_RETURN(Resolved resolved, ResolveOptions(job));
   ASSIGN_OR_RETURN(formats::ModelFile file, formats::OpenTfliteFile(job.model));
-  Run run(job, hooks, std::move(resolved), recovery, std::move(file));
+  Run run(job, hooks, caller_outputs, std::move(resolved), recovery,
+          std::move(file));
   RETURN_IF_ERROR(OpenInputs(run));
   run.work = run.model();
   SplitSamples(run);
@@ -597,6 +646,7 @@ absl::StatusOr<QuantizeOutcome> RunQuantizeJob(const QuantizeJob& job,
   RETURN_IF_ERROR(LoadOrCalibrate(run));
   QuantizeOutcome outcome;
   outcome.scheme = run.resolved.scheme;
+  outcome.runtime = runtime::RuntimeName(run.resolved.options.runtime);
   outcome.input_bytes = run.file.bytes().size();
   RETURN_IF_ERROR(ChooseRanges(run, outcome));
   outcome.method = run.method;
@@ -610,6 +660,8 @@ absl::StatusOr<QuantizeOutcome> RunQuantizeJob(const QuantizeJob& job,
   }
   if (run.resolved.options.runtime == runtime::Runtime::kLitert) {
     EstimateLatency(run, result->model, outcome);
+  } else {
+    FindRuntimeProblems(run, result->model, outcome);
   }
   RETURN_IF_ERROR(WriteOutputs(run, std::move(*result), outcome));
   return outcome;

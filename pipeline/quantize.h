@@ -36,6 +36,13 @@ struct TargetOutcome {
   std::vector<PlanRow> plan;  // the ops raised (precision_search.h)
 };
 
+// An op of the model written and what the runtime makes of it.
+struct RuntimeOpNote {
+  int op_index = -1;  // in the model written; -1: the model as a whole
+  std::string op;     // display name ("SOFTMAX")
+  std::string reason;
+};
+
 // --runtime litert: the estimated LiteRT latency of the float model and of
 // the model written (runtime/latency.h), the ops of the latter that run in
 // TFLite's builtin kernels with the delegate's reason, and the ops kept
@@ -43,13 +50,14 @@ struct TargetOutcome {
 struct LatencyOutcome {
   double float_ms = 0, quantized_ms = 0;
   int ops = 0, xnnpack_ops = 0, partitions = 0;
-  std::vector<std::string> off_fast_path;         // "op 5 SOFTMAX: why"
+  std::vector<RuntimeOpNote> off_fast_path;
   std::vector<std::string> kept_float_for_speed;  // "op 12 PRELU"
 };
 
 struct QuantizeOutcome {
-  std::string scheme;  // as resolved (the recipe's, else int8)
-  std::string method;  // the range method (mse, minmax, auto, ...)
+  std::string scheme;   // as resolved (the recipe's, else int8)
+  std::string method;   // the range method (mse, minmax, auto, ...)
+  std::string runtime;  // litert | tflm | armnn
   int ops_quantized = 0;
   // Ops that stayed float, each with its reason completed from the float
   // model (custom ops, regions qforge cannot run), in op order.
@@ -63,14 +71,25 @@ struct QuantizeOutcome {
   // --method auto's choices.
   std::optional<RangeSearchOutcome> ranges;
   std::optional<TargetOutcome> target;
-  std::optional<LatencyOutcome> latency;
+  std::optional<LatencyOutcome> latency;  // litert
+  // tflm, armnn: what the runtime cannot run of the model written
+  // (runtime::FindUnsupportedOps); none, as the quantizer plans for it.
+  std::vector<RuntimeOpNote> unsupported;
+  // tflm: the ops of the model written that compute in float (the
+  // QUANTIZE / DEQUANTIZE borders aside); none, as the profile is integer
+  // only.
+  std::vector<RuntimeOpNote> not_integer;
 };
 
 // Runs `job`. Errors carry the exit code's status (base/exit_codes.h):
 // usage (1), invalid input (2), unsupported (3), a target not met (4,
 // nothing written).
-absl::StatusOr<QuantizeOutcome> RunQuantizeJob(const QuantizeJob& job,
-                                               const Hooks& hooks);
+// `caller_outputs`: files the caller writes besides the job's (quantize
+// --json), checked before any work as the job's are: none may be an input
+// (model, statistics, recipe, data files) or another output.
+absl::StatusOr<QuantizeOutcome> RunQuantizeJob(
+    const QuantizeJob& job, const Hooks& hooks,
+    const std::vector<std::string>& caller_outputs = {});
 
 }  // namespace qforge::pipeline
 

@@ -10,6 +10,7 @@
 #include "base/file_io.h"
 #include "quantizer/op_quant_spec.h"
 #include "report/render.h"
+#include "report/runtime_section.h"
 
 namespace qforge::pipeline {
 
@@ -58,6 +59,8 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
   r->float_model = run.float_label;
   r->quant_model = run.quant_label;
   ExplainFloatOps(quant_model, *r);
+  r->runtime =
+      report::DescribeRuntime(float_model, quant_model, run.runtime_profile);
   return r;
 }
 

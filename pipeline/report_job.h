@@ -2,7 +2,8 @@
 //
 // A report as `qforge report` and `qforge quantize --report` make it: the
 // --data samples opened for the pair of models, the report built, the ops
-// left float explained by the quantizer, and the --min-sqnr check.
+// left float explained by the quantizer, the runtime section, and the
+// --min-sqnr check.
 #ifndef QFORGE_PIPELINE_REPORT_JOB_H_
 #define QFORGE_PIPELINE_REPORT_JOB_H_
 
@@ -15,6 +16,7 @@
 #include "pipeline/data_spec.h"
 #include "pipeline/hooks.h"
 #include "report/report.h"
+#include "runtime/profile.h"
 
 namespace qforge::pipeline {
 
@@ -27,6 +29,8 @@ struct ReportRun {
   // Files the caller will write: refused if one is a data file.
   std::vector<std::string> outputs;
   numerics::Modes numerics;  // of the quantized model's interpreters
+  // Where the quantized model will run: the report's runtime section.
+  runtime::Runtime runtime_profile = runtime::Runtime::kLitert;
 };
 
 // The data are opened for the float model; when that fails and the

@@ -6,6 +6,9 @@
 // quantized range [scale (qmin - zp), scale (qmax - zp)] marked.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -182,6 +185,34 @@ std::string HistogramSvg(const LayerReport& l, int id) {
   return s;
 }
 
+// The runtime section: the headline, then a table of the ops off the fast
+// path, that the runtime cannot run, or (tflm) that are not integer.
+std::string RuntimeHtml(const std::optional<RuntimeSection>& section) {
+  if (!section.has_value()) return "";
+  const RuntimeSection& s = *section;
+  std::string out =
+      absl::StrCat("<h2>Runtime: ", runtime::RuntimeName(s.profile),
+                   "</h2>\n<p>", Esc(RuntimeHeadline(s)), ".</p>\n");
+  auto table = [&out](const char* title,
+                      const std::vector<RuntimeOpGroup>& groups) {
+    if (groups.empty()) return;
+    absl::StrAppend(&out, "<p>", title,
+                    ":</p>\n<table><tr><th>type</th><th>count</th>"
+                    "<th>ops</th><th>reason</th></tr>\n");
+    for (const RuntimeOpGroup& g : groups) {
+      absl::StrAppend(&out, "<tr><td>", g.op.empty() ? "model" : Esc(g.op),
+                      "</td><td class=\"n\">", g.op_indices.size(), "</td><td>",
+                      g.op_indices.empty() ? "" : OpIndexList(g.op_indices),
+                      "</td><td>", Esc(g.reason), "</td></tr>\n");
+    }
+    out += "</table>\n";
+  };
+  table("Off XNNPACK, in TFLite's builtin kernels", s.off_xnnpack);
+  table("Cannot run", s.unsupported);
+  table("Not integer", s.not_integer);
+  return out;
+}
+
 }  // namespace
 
 std::string RenderHtml(const Report& r) {
@@ -211,8 +242,8 @@ std::string RenderHtml(const Report& r) {
   s += "</table>\n";
   if (r.weight_only) {
     s += "<p class=\"note\">Weight-only quantization: activations are float, "
-         "no quantized layers to compare.</p>\n</body>\n</html>\n";
-    return s;
+         "no quantized layers to compare.</p>\n";
+    return s + RuntimeHtml(r.runtime) + "</body>\n</html>\n";
   }
   s += "<h2>SQNR per layer</h2>\n<p class=\"note\">In graph order; red below "
        "20 dB, orange below 30 dB.</p>\n";
@@ -273,6 +304,7 @@ std::string RenderHtml(const Report& r) {
     }
     s += "</table>\n";
   }
+  s += RuntimeHtml(r.runtime);
   s += "</body>\n</html>\n";
   return s;
 }

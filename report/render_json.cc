@@ -3,6 +3,7 @@
 // JSON, schema_version 1 (docs/report-json.md). Numbers that are not
 // finite (an exact layer's SQNR) are null.
 #include <cmath>
+#include <vector>
 
 #include "nlohmann/json.hpp"
 #include "report/render.h"
@@ -33,6 +34,32 @@ json MetricsJson(const Metrics& m, bool quantized) {
     j["clipped_fraction"] = Num(m.clipped_fraction);
     j["range_used"] = Num(m.range_used);
   }
+  return j;
+}
+
+json GroupsJson(const std::vector<RuntimeOpGroup>& groups) {
+  json out = json::array();
+  for (const RuntimeOpGroup& g : groups) {
+    out.push_back(
+        {{"op", g.op}, {"op_indices", g.op_indices}, {"reason", g.reason}});
+  }
+  return out;
+}
+
+// null stands for what does not apply to the runtime.
+json RuntimeJson(const RuntimeSection& s) {
+  const bool litert = s.profile == runtime::Runtime::kLitert;
+  const bool tflm = s.profile == runtime::Runtime::kTflm;
+  json j;
+  j["name"] = runtime::RuntimeName(s.profile);
+  j["ops"] = s.ops;
+  j["estimated_float_ms"] = litert ? Num(s.float_ms) : json(nullptr);
+  j["estimated_quant_ms"] = litert ? Num(s.quant_ms) : json(nullptr);
+  j["xnnpack_ops"] = litert ? json(s.xnnpack_ops) : json(nullptr);
+  j["xnnpack_partitions"] = litert ? json(s.partitions) : json(nullptr);
+  j["off_xnnpack"] = litert ? GroupsJson(s.off_xnnpack) : json(nullptr);
+  j["unsupported"] = litert ? json(nullptr) : GroupsJson(s.unsupported);
+  j["not_integer"] = tflm ? GroupsJson(s.not_integer) : json(nullptr);
   return j;
 }
 
@@ -108,6 +135,7 @@ std::string RenderJson(const Report& r) {
   }
   out["float_ops"] = std::move(float_ops);
   out["repairs"] = r.repairs;
+  if (r.runtime.has_value()) out["runtime"] = RuntimeJson(*r.runtime);
   // Render() hands over valid UTF-8; replacing keeps a missed string from
   // aborting.
   return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

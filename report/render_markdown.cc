@@ -2,6 +2,10 @@
 //
 // Markdown: the same tables as the text report, for pull requests and
 // wikis.
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
@@ -13,6 +17,33 @@ namespace {
 // Table cells: pipes and backticks would break the table.
 std::string Cell(const std::string& s) {
   return absl::StrReplaceAll(s, {{"|", "\\|"}, {"`", "'"}, {"\n", " "}});
+}
+
+// The runtime section: the headline, then a table of the ops off the fast
+// path, that the runtime cannot run, or (tflm) that are not integer.
+std::string RuntimeMarkdown(const std::optional<RuntimeSection>& section) {
+  if (!section.has_value()) return "";
+  const RuntimeSection& s = *section;
+  std::string out =
+      absl::StrCat("\n## Runtime: ", runtime::RuntimeName(s.profile), "\n\n",
+                   Cell(RuntimeHeadline(s)), ".\n");
+  auto table = [&out](const char* title,
+                      const std::vector<RuntimeOpGroup>& groups) {
+    if (groups.empty()) return;
+    absl::StrAppend(&out, "\n", title,
+                    ":\n\n| type | count | ops | reason |\n"
+                    "| --- | ---: | --- | --- |\n");
+    for (const RuntimeOpGroup& g : groups) {
+      absl::StrAppend(&out, "| ", g.op.empty() ? "model" : Cell(g.op), " | ",
+                      g.op_indices.size(), " | ",
+                      g.op_indices.empty() ? "" : OpIndexList(g.op_indices),
+                      " | ", Cell(g.reason), " |\n");
+    }
+  };
+  table("Off XNNPACK, in TFLite's builtin kernels", s.off_xnnpack);
+  table("Cannot run", s.unsupported);
+  table("Not integer", s.not_integer);
+  return out;
 }
 
 }  // namespace
@@ -37,7 +68,7 @@ std::string RenderMarkdown(const Report& r) {
     absl::StrAppend(&out,
                     "\nWeight-only quantization: activations are float, no "
                     "quantized layers to compare.\n");
-    return out;
+    return out + RuntimeMarkdown(r.runtime);
   }
   absl::StrAppend(
       &out,
@@ -70,7 +101,7 @@ std::string RenderMarkdown(const Report& r) {
   absl::StrAppend(&out, "\n## Ops kept float\n\n");
   if (r.float_ops.empty()) {
     absl::StrAppend(&out, "None.\n");
-    return out;
+    return out + RuntimeMarkdown(r.runtime);
   }
   absl::StrAppend(&out,
                   "| op | type | output | reason | output SQNR (dB) |\n"
@@ -81,7 +112,7 @@ std::string RenderMarkdown(const Report& r) {
         Cell(f.output), Cell(f.reason),
         f.output_metrics ? FormatDb(f.output_metrics->sqnr_db) : "");
   }
-  return out;
+  return out + RuntimeMarkdown(r.runtime);
 }
 
 }  // namespace qforge::report

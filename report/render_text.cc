@@ -1,11 +1,39 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The terminal table.
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "report/render.h"
 
 namespace qforge::report {
+namespace {
+
+// The runtime section: the headline, then each group of ops off the fast
+// path, that the runtime cannot run, or (tflm) that are not integer.
+std::string RuntimeText(const std::optional<RuntimeSection>& section) {
+  if (!section.has_value()) return "";
+  const RuntimeSection& s = *section;
+  std::string out = absl::StrCat("\nruntime ", runtime::RuntimeName(s.profile),
+                                 ": ", RuntimeHeadline(s), "\n");
+  auto list = [&out](const char* title,
+                     const std::vector<RuntimeOpGroup>& groups) {
+    if (groups.empty()) return;
+    absl::StrAppend(&out, "  ", title, ":\n");
+    for (const RuntimeOpGroup& g : groups) {
+      absl::StrAppend(&out, "    ", GroupLine(g), "\n");
+    }
+  };
+  list("off XNNPACK, in TFLite's builtin kernels", s.off_xnnpack);
+  list("cannot run", s.unsupported);
+  list("not integer", s.not_integer);
+  return out;
+}
+
+}  // namespace
 
 std::string RenderText(const Report& r) {
   std::string out = absl::StrCat("qforge report: ", r.float_model, " vs ",
@@ -28,7 +56,7 @@ std::string RenderText(const Report& r) {
     absl::StrAppend(&out,
                     "\nweight-only quantization: activations are float, no "
                     "quantized layers to compare\n");
-    return out;
+    return out + RuntimeText(r.runtime);
   }
   absl::StrAppend(&out, "\nlayers, worst first (", r.layers.size(),
                   "; added = SQNR of the noise the layer adds itself, chan = "
@@ -74,7 +102,7 @@ std::string RenderText(const Report& r) {
                             g.flag);
     }
   }
-  return out;
+  return out + RuntimeText(r.runtime);
 }
 
 }  // namespace qforge::report

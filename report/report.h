@@ -22,6 +22,7 @@
 #include "ir/model.h"
 #include "numerics/modes.h"
 #include "report/metrics.h"
+#include "report/runtime_section.h"
 
 namespace qforge::report {
 
@@ -93,6 +94,9 @@ struct Report {
   // Changes the quantizer made so that the runtime runs an op faithfully
   // ("op 5 ADD: mask 'mask' range ... clamped"); filled by quantize.
   std::vector<std::string> repairs;
+  // How the quantized model runs where it will run (DescribeRuntime);
+  // filled by the commands, not by BuildReport.
+  std::optional<RuntimeSection> runtime;
 };
 
 struct ReportOptions {

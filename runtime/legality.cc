@@ -152,9 +152,10 @@ void Findings::Unreliable(std::string rule) {
 }
 
 std::string Describe(const Violation& v) {
-  return absl::StrCat(v.severity == Severity::kRefused
-                          ? "LiteRT refuses this form: "
-                          : "LiteRT computes garbage for this form: ",
+  return absl::StrCat(v.runtime,
+                      v.severity == Severity::kRefused
+                          ? " refuses this form: "
+                          : " computes garbage for this form: ",
                       v.rule);
 }
 

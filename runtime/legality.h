@@ -74,6 +74,9 @@ enum class Severity : uint8_t {
 struct Violation {
   Severity severity = Severity::kRefused;
   std::string rule;  // one line: the quantities, the limit, the source
+  // Whose rule it is: LiteRT's, or a runtime profile's (runtime/profile.h),
+  // so that a message names the runtime that refuses the form.
+  std::string runtime = "LiteRT";
 };
 
 // The rules `form` breaks: the rules every quantized op shares (normal
@@ -86,7 +89,8 @@ std::vector<Violation> CheckForm(const OpForm& form);
 OpForm FormOf(const ir::Model& model, const ir::Subgraph& sg,
               const ir::Operator& op);
 
-// "refused: ..." / "unreliable: ..." for messages.
+// "LiteRT refuses this form: ..." / "... computes garbage for this form:
+// ...", naming the violation's runtime, for messages.
 std::string Describe(const Violation& v);
 
 // Collects the violations of one op form; the rule functions of the RULES

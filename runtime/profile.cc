@@ -140,6 +140,27 @@ void CommonRules(Runtime runtime, Findings& f) {
   }
 }
 
+// The profile's rules over the form `f` holds: the op's kernel row (its
+// activation types) and the rules the row names.
+void ApplyProfileRules(Runtime runtime, Findings& f) {
+  CommonRules(runtime, f);
+  const OpForm& form = f.form();
+  const KernelRow& row = RowOf(runtime, form.kind);
+  if (!row.present) {
+    f.Refused(absl::StrCat(Who(runtime), " has no ", form.op_name, " kernel"));
+    return;
+  }
+  const uint8_t types = ActivationTypes(form);
+  for (uint8_t bit : {kernel_types::F32, kernel_types::I8, kernel_types::U8,
+                      kernel_types::I16}) {
+    if ((types & bit) != 0 && (row.types & bit) == 0) {
+      f.Refused(absl::StrCat(Who(runtime), "'s ", form.op_name,
+                             " kernel has no ", TypeName(bit), " form"));
+    }
+  }
+  if (row.rules != nullptr) row.rules(f);
+}
+
 }  // namespace
 
 absl::StatusOr<Runtime> ParseRuntime(const std::string& text) {
@@ -190,22 +211,11 @@ bool TakesFloat16Weights(Runtime runtime) {
 std::vector<Violation> ProfileViolations(Runtime runtime, const OpForm& form) {
   if (runtime == Runtime::kLitert) return {};
   Findings f(form);
-  CommonRules(runtime, f);
-  const KernelRow& row = RowOf(runtime, form.kind);
-  if (!row.present) {
-    f.Refused(absl::StrCat(Who(runtime), " has no ", form.op_name, " kernel"));
-    return f.Take();
-  }
-  const uint8_t types = ActivationTypes(form);
-  for (uint8_t bit : {kernel_types::F32, kernel_types::I8, kernel_types::U8,
-                      kernel_types::I16}) {
-    if ((types & bit) != 0 && (row.types & bit) == 0) {
-      f.Refused(absl::StrCat(Who(runtime), "'s ", form.op_name,
-                             " kernel has no ", TypeName(bit), " form"));
-    }
-  }
-  if (row.rules != nullptr) row.rules(f);
-  return f.Take();
+  ApplyProfileRules(runtime, f);
+  std::vector<Violation> found = f.Take();
+  // The profile's rules, not LiteRT's: messages name the runtime.
+  for (Violation& v : found) v.runtime = Who(runtime);
+  return found;
 }
 
 std::vector<Violation> CheckForm(Runtime runtime, const OpForm& form) {
@@ -216,23 +226,34 @@ std::vector<Violation> CheckForm(Runtime runtime, const OpForm& form) {
   return found;
 }
 
-std::vector<std::string> UnsupportedOps(Runtime runtime,
-                                        const ir::Model& model) {
-  std::vector<std::string> out;
+std::vector<UnsupportedOp> FindUnsupportedOps(Runtime runtime,
+                                              const ir::Model& model) {
+  std::vector<UnsupportedOp> out;
   if (runtime == Runtime::kLitert || model.subgraphs.empty()) return out;
   if (runtime == Runtime::kArmnn && model.subgraphs.size() > 1) {
-    out.push_back(absl::StrCat("the model has ", model.subgraphs.size(),
-                               " subgraphs; Arm NN's parser reads one "
-                               "(TfLiteParser.cpp)"));
+    out.push_back({-1, "",
+                   absl::StrCat("the model has ", model.subgraphs.size(),
+                                " subgraphs; Arm NN's parser reads one "
+                                "(TfLiteParser.cpp)")});
   }
   const ir::Subgraph& sg = model.subgraphs[0];
   for (size_t i = 0; i < sg.operators.size(); ++i) {
     const ir::Operator& op = sg.operators[i];
     const OpForm form = legality::FormOf(model, sg, op);
-    for (const Violation& v : ProfileViolations(runtime, form)) {
-      out.push_back(
-          absl::StrCat("op ", i, " ", op.DisplayName(), ": ", v.rule));
+    for (Violation& v : ProfileViolations(runtime, form)) {
+      out.push_back({static_cast<int>(i), op.DisplayName(), std::move(v.rule)});
     }
+  }
+  return out;
+}
+
+std::vector<std::string> UnsupportedOps(Runtime runtime,
+                                        const ir::Model& model) {
+  std::vector<std::string> out;
+  for (const UnsupportedOp& u : FindUnsupportedOps(runtime, model)) {
+    out.push_back(u.op_index < 0 ? u.reason
+                                 : absl::StrCat("op ", u.op_index, " ", u.op,
+                                                ": ", u.reason));
   }
   return out;
 }

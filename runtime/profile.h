@@ -71,9 +71,19 @@ std::vector<legality::Violation> ProfileViolations(
 std::vector<legality::Violation> CheckForm(Runtime runtime,
                                            const legality::OpForm& form);
 
-// One line per op of subgraph 0 of a written model that `runtime` cannot
-// run ("op 7 EXPAND_DIMS: Arm NN's parser has no EXPAND_DIMS"), float ops
-// included; empty for litert. For summaries and --strict.
+// What `runtime` cannot run of a written model: one entry per rule an op
+// of subgraph 0 breaks, float ops included, or the model as a whole
+// (op_index -1: Arm NN's parser reads one subgraph). Empty for litert.
+struct UnsupportedOp {
+  int op_index = -1;
+  std::string op;      // its display name; "" for the model as a whole
+  std::string reason;  // "GELU: Arm NN 20.08 has no GELU kernel"
+};
+std::vector<UnsupportedOp> FindUnsupportedOps(Runtime runtime,
+                                              const ir::Model& model);
+
+// The same, one line each ("op 7 GELU: GELU: Arm NN 20.08 has no GELU
+// kernel"). For summaries and --strict.
 std::vector<std::string> UnsupportedOps(Runtime runtime,
                                         const ir::Model& model);
 

@@ -104,6 +104,75 @@ TEST_F(ReportCliTest, QuantizeReportIsTheJsonContract) {
   }
   EXPECT_TRUE(layers[0].contains("histogram"));
   EXPECT_EQ(j["float_ops"].size(), 0u);
+  // quantize --report's runtime section is its --runtime's, litert: QUANTIZE,
+  // CONV_2D, AVERAGE_POOL_2D, RESHAPE, FULLY_CONNECTED x2, SOFTMAX,
+  // DEQUANTIZE; XNNPACK has no int8 AVERAGE_POOL_2D or SOFTMAX
+  // (tests/pipeline/runtime_profiles_test.cc reads the same model).
+  const json& rt = j["runtime"];
+  EXPECT_EQ(rt["name"], "litert");
+  EXPECT_EQ(rt["ops"], 8);
+  EXPECT_GT(rt["estimated_float_ms"].get<double>(), 0);
+  EXPECT_GT(rt["estimated_quant_ms"].get<double>(), 0);
+  EXPECT_EQ(rt["xnnpack_ops"], 6);
+  EXPECT_EQ(rt["xnnpack_partitions"], 3);
+  ASSERT_EQ(rt["off_xnnpack"].size(), 2u) << rt.dump();
+  EXPECT_EQ(rt["off_xnnpack"][0]["op"], "AVERAGE_POOL_2D");
+  EXPECT_EQ(rt["off_xnnpack"][0]["op_indices"], json::array({2}));
+  EXPECT_EQ(rt["off_xnnpack"][1]["op"], "SOFTMAX");
+  EXPECT_EQ(rt["off_xnnpack"][1]["op_indices"], json::array({6}));
+  for (const json& g : rt["off_xnnpack"]) {
+    EXPECT_FALSE(g["reason"].get<std::string>().empty());
+  }
+  EXPECT_TRUE(rt["unsupported"].is_null());
+  EXPECT_TRUE(rt["not_integer"].is_null());
+}
+
+// The runtime section in every format, for each runtime. The model is
+// quantized for litert: per-channel FULLY_CONNECTED weights, which Arm NN
+// 20.08 refuses (both FULLY_CONNECTED ops, one reason: one group).
+TEST_F(ReportCliTest, RuntimeSectionInEveryFormat) {
+  const std::string base = QforgeBinary() + " report " + FloatModel() + " " +
+                           Quant() + Data() + " -q";
+  testing::CommandResult r = RunCommand(base + " --runtime tflm");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nruntime tflm: TFLite Micro: runs every op; every "
+                       "op is integer\n"),
+            std::string::npos)
+      << r.out;
+  r = RunCommand(base + " --runtime armnn --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rt = json::parse(r.out)["runtime"];
+  EXPECT_EQ(rt["name"], "armnn");
+  EXPECT_TRUE(rt["estimated_quant_ms"].is_null());
+  EXPECT_TRUE(rt["off_xnnpack"].is_null());
+  EXPECT_TRUE(rt["not_integer"].is_null());
+  ASSERT_EQ(rt["unsupported"].size(), 1u) << rt.dump();
+  EXPECT_EQ(rt["unsupported"][0]["op"], "FULLY_CONNECTED");
+  EXPECT_EQ(rt["unsupported"][0]["op_indices"], json::array({4, 5}));
+  r = RunCommand(base + " --runtime armnn");
+  EXPECT_NE(r.out.find("runtime armnn: Arm NN 20.08: cannot run 2 of 8 ops\n"
+                       "  cannot run:\n    FULLY_CONNECTED x2 (ops 4, 5): "
+                       "FULLY_CONNECTED: per-channel FULLY_CONNECTED weights"),
+            std::string::npos)
+      << r.out;
+  r = RunCommand(base);
+  EXPECT_NE(r.out.find("\nruntime litert: LiteRT, estimated on one thread: "
+                       "float model "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  off XNNPACK, in TFLite's builtin kernels:\n    "
+                       "AVERAGE_POOL_2D (op 2): "),
+            std::string::npos)
+      << r.out;
+  r = RunCommand(base + " --format md");
+  EXPECT_NE(r.out.find("\n## Runtime: litert\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| SOFTMAX | 1 | op 6 | "), std::string::npos) << r.out;
+  r = RunCommand(base + " --format html");
+  EXPECT_NE(r.out.find("<h2>Runtime: litert</h2>"), std::string::npos);
+  EXPECT_NE(r.out.find("<tr><td>SOFTMAX</td><td class=\"n\">1</td><td>op "
+                       "6</td>"),
+            std::string::npos);
+  EXPECT_EQ(RunCommand(base + " --runtime tflite").exit_code, 1);
 }
 
 TEST_F(ReportCliTest, ReportCommandMatchesQuantizeReportAtAnyThreadCount) {

@@ -98,6 +98,40 @@ TEST(ProfileTest, TflmKernelTypes) {
                                {ProfT(kProfI8, {4}, {0.1f})})));
 }
 
+// A message names the runtime whose rule the form breaks: the profile's
+// own rules name TFLite Micro or Arm NN, LiteRT's rules LiteRT.
+TEST(ProfileTest, MessagesNameTheRuntimeThatRefuses) {
+  const OpForm prelu16 = ProfOp(
+      ir::OpKind::kPrelu,
+      {ProfT(kProfI16, {1, 4}, {0.1f}), ProfT(kProfI16, {4}, {0.1f}, true)},
+      {ProfT(kProfI16, {1, 4}, {0.1f})});
+  const std::vector<legality::Violation> tflm =
+      CheckForm(Runtime::kTflm, prelu16);
+  ASSERT_FALSE(tflm.empty());
+  EXPECT_EQ(legality::Describe(tflm.back())
+                .rfind("TFLite Micro refuses this form: PRELU: ", 0),
+            0u)
+      << legality::Describe(tflm.back());
+  const std::vector<legality::Violation> armnn = CheckForm(
+      Runtime::kArmnn,
+      ProfFc(kProfI8, kProfI8, {0.01f, 0.02f, 0.03f, 0.04f, 0.05f, 0.06f}));
+  ASSERT_FALSE(armnn.empty());
+  EXPECT_EQ(legality::Describe(armnn.back())
+                .rfind("Arm NN 20.08 refuses this form: FULLY_CONNECTED: "
+                       "per-channel",
+                       0),
+            0u)
+      << legality::Describe(armnn.back());
+  // A zero point outside int8: LiteRT's rule, whatever the profile.
+  OpForm bad = ProfFc(kProfI8, kProfI8, {0.01f});
+  bad.outputs[0].zero_points = {300};
+  const std::vector<legality::Violation> litert =
+      CheckForm(Runtime::kTflm, bad);
+  ASSERT_FALSE(litert.empty());
+  EXPECT_EQ(legality::Describe(litert.front()).rfind("LiteRT refuses", 0), 0u)
+      << legality::Describe(litert.front());
+}
+
 TEST(ProfileTest, TflmWeightsAndBiases) {
   // int4 FULLY_CONNECTED per tensor only (fully_connected_common.cc:99).
   EXPECT_TRUE(
