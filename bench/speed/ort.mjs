@@ -149,7 +149,9 @@ function compare(dirA, dirB, nOut) {
       lo = Math.min(lo, x[i]); hi = Math.max(hi, x[i]);
       d = Math.max(d, Math.abs(x[i] - y[i]));
     }
-    worst = Math.max(worst, isFloat ? d / Math.max(hi - lo, 1e-30) : d);
+    // A one-value output has no range: relative to its magnitude then.
+    const span = Math.max(hi - lo, Math.abs(hi), Math.abs(lo), 1e-30);
+    worst = Math.max(worst, isFloat ? d / span : d);
   }
   return { worst, unit };
 }
