@@ -16,7 +16,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-bash scripts/install_deps.sh --with-armnn
+bash scripts/install_deps.sh --with-armnn --with-slurm
 case "$mode" in
   release)
     bash scripts/build.sh release
