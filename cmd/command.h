@@ -26,7 +26,7 @@ void RegisterCopy(CLI::App& app, CommandContext& ctx);
 void RegisterExtract(CLI::App& app, CommandContext& ctx);
 void RegisterRun(CLI::App& app, CommandContext& ctx);
 void RegisterQuantize(CLI::App& app, CommandContext& ctx);
-void RegisterReport(CLI::App& app, CommandContext& ctx);
+void RegisterReport(CLI::App& app, CommandContext& ctx);     // + merge-reports
 void RegisterCalibrate(CLI::App& app, CommandContext& ctx);  // + merge-stats
 
 }  // namespace qforge::cmd
