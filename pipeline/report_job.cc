@@ -60,11 +60,6 @@ absl::StatusOr<ReportData> OpenReportData(const ir::Model& float_model,
   return ReportData{std::move(*source), for_quant_model};
 }
 
-std::string NumericsName(const numerics::Modes& m) {
-  return absl::StrCat("rounding ", static_cast<int>(m.rounding),
-                      ", arithmetic ", static_cast<int>(m.arithmetic));
-}
-
 }  // namespace
 
 absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
@@ -123,7 +118,7 @@ absl::StatusOr<report::PartialReport> MakePartialReport(
   // After the samples: array files were hashed as they were read.
   ASSIGN_OR_RETURN(f.data_hash, d.source.Fingerprint());
   f.tool_version = QFORGE_VERSION;
-  f.numerics = NumericsName(run.numerics);
+  f.numerics = report::NumericsFingerprint(run.numerics);
   f.data_for_quant_model = d.for_quant_model;
   f.total_samples = d.source.size();
   f.shard_count = shard_count;

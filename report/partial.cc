@@ -348,6 +348,11 @@ absl::StatusOr<PartialReport> MergePartials(
   return out;
 }
 
+std::string NumericsFingerprint(const numerics::Modes& m) {
+  return absl::StrCat("rounding ", static_cast<int>(m.rounding),
+                      ", arithmetic ", static_cast<int>(m.arithmetic));
+}
+
 std::vector<int> MissingShards(const PartialReport& partial) {
   std::vector<int> missing;
   const std::vector<int>& have = partial.fingerprint.shards;

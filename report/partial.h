@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "numerics/modes.h"
 #include "report/report_sums.h"
 
 namespace qforge::report {
@@ -57,6 +58,10 @@ absl::StatusOr<PartialReport> ReadPartialFile(const std::string& path);
 absl::StatusOr<PartialReport> MergePartials(
     absl::Span<const PartialReport> parts,
     absl::Span<const std::string> sources);
+
+// The fingerprint's `numerics`: which integer arithmetic the interpreters
+// reproduced (global flags --rounding, --arithmetic).
+std::string NumericsFingerprint(const numerics::Modes& modes);
 
 // The shards of 0..shard_count-1 the partial does not cover.
 std::vector<int> MissingShards(const PartialReport& partial);

@@ -6,7 +6,8 @@
 // bundled digits and on 300 generated samples (the attribution run then
 // takes every 4th sample of the whole report); a shard of another data set
 // is refused naming the file; missing shards are a note, or an error with
-// --require-complete. And the exact sums themselves.
+// --require-complete; the target search over eval-trial workers. And the
+// exact sums themselves.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -182,6 +183,43 @@ TEST_F(ReportShardTest, ShardNeedsAnOutputFile) {
       QforgeBinary() + " report" + Models() + DigitsData() + " --shard 0/2");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("needs -o FILE"), std::string::npos) << r.err;
+}
+
+// quantize --target-sqnr --trials-dir: the trials' reports come from
+// eval-trial workers (two shards) and the same model comes out.
+TEST_F(ReportShardTest, TargetSearchOverTrialWorkersIsTheSame) {
+  const std::string q = QforgeBinary();
+  const std::string search =
+      " quantize " + ShardModel() + DigitsData() + " --target-sqnr 65 -q -o ";
+  testing::CommandResult r = RunCommand(q + search + Dir() + "/one.tflite");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto workers = [&](const std::string& data, const std::string& dir) {
+    std::string out;
+    for (int k = 0; k < 2; ++k) {
+      out += q + " eval-trial " + ShardModel() + data + " --trials-dir " + dir +
+             " --shard " + std::to_string(k) + "/2 --idle-timeout 20 -q & ";
+    }
+    return out;
+  };
+  const std::string dir = Dir() + "/trials";
+  // In a subshell: RunCommand's redirections apply to all of it.
+  r = RunCommand("(" + workers(DigitsData(), dir) + q + search + Dir() +
+                 "/workers.tflite --trials-dir " + dir +
+                 " --trial-shards 2; rc=$?; wait; exit $rc)");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::ReadText(Dir() + "/workers.tflite"),
+            testing::ReadText(Dir() + "/one.tflite"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/trial-000.1.part"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/done"));
+  // Workers given other data: the search refuses their results.
+  const std::string bad = Dir() + "/bad_trials";
+  r = RunCommand("(" + workers(NoiseData(), bad) + q + search + Dir() +
+                 "/bad.tflite --trials-dir " + bad +
+                 " --trial-shards 2; rc=$?; wait; exit $rc)");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("the workers ran another data set"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(Dir() + "/bad.tflite"));
 }
 
 TEST(ExactSumTest, AnyOrderAndGroupingGivesTheRoundedExactSum) {

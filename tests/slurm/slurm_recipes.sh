@@ -75,7 +75,8 @@ cp "$testdata"/mnist/sample[0-8].png other/  # a data set one sample short
 cp "$testdata/models/conv_fc_mnist.tflite" model.tflite
 qforge quantize model.tflite --data 'data/*.png' --scale 0.003921569 \
   -o model_int8.tflite -q
-for name in parallel.sh calibrate.sbatch report.sbatch slurm.sh; do
+for name in parallel.sh calibrate.sbatch report.sbatch slurm.sh \
+    parallel-search.sh eval-trial.sbatch slurm-search.sh; do
   recipe "$name" > "$name"
   [ -s "$name" ] || { echo "FAIL: no recipe '$name' in $doc"; exit 1; }
 done
@@ -88,7 +89,9 @@ for f in html text json md; do
   qforge report model.tflite model_int8.tflite --data 'data/*.png' \
     --scale 0.003921569 --format $f -o whole.report.$f -q
 done
-echo "one process: calibrate + report in 4 formats: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s"
+qforge quantize model.tflite --data 'data/*.png' --scale 0.003921569 \
+  --target-sqnr 65 -o whole.mixed.tflite -q
+echo "one process: calibrate, report in 4 formats, target search: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s"
 
 compare_all() {  # compare_all WHAT: the merged stats and report, every format
   same stats.json whole.stats.json "$1: merge-stats of 4 shards"
@@ -105,6 +108,11 @@ if command -v parallel >/dev/null 2>&1; then
   bash -e parallel.sh
   compare_all "GNU parallel"
   rm -f stats.*.json stats.json report.*.part report.html
+  echo "--- GNU parallel target search (docs/commands.md)"
+  bash -e parallel-search.sh 2> search.log
+  grep "target-sqnr" search.log | head -n 3
+  same model_mixed.tflite whole.mixed.tflite "GNU parallel: --target-sqnr over $(ls trials/trial-*.json | wc -l) trials x 2 eval-trial shards"
+  rm -rf trials model_mixed.tflite
 else
   echo "--- GNU parallel is not installed: its recipe is not run"
 fi
@@ -129,6 +137,13 @@ start=$(date +%s.%N)
 bash -e slurm.sh
 echo "Slurm recipe: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s"
 compare_all "Slurm"
+
+echo "--- Slurm target search (docs/commands.md), verbatim"
+bash -e slurm-search.sh 2>&1 | tee search.log | grep -v "^  \|^quantize\|^target-sqnr: the\|^target-sqnr: all" || true
+job=$(sed -n 's/^Submitted batch job //p' search.log)
+wait_job "$job"
+echo "  eval-trial array job $job ended: $(ls trials/trial-*.part | wc -l) shard files"
+same model_mixed.tflite whole.mixed.tflite "Slurm: --target-sqnr over $(ls trials/trial-*.json | wc -l) trials x 2 eval-trial array tasks"
 
 echo "--- a cancelled task, re-run alone"
 rm -f stats.*.json stats.json
