@@ -16,7 +16,8 @@ if [ -n "$log" ]; then
   exec > >(tee "$log") 2>&1
 fi
 doc=$src/docs/commands.md
-export PATH="$(dirname "$qforge"):$PATH"
+PATH="$(dirname "$qforge"):$PATH"
+export PATH
 work=$(mktemp -d /tmp/qforge-recipes.XXXXXX)
 # A cluster of its own (folder and ports), so that the test can run while
 # another cluster is up.
