@@ -3,8 +3,9 @@
 # marked "<!-- recipe: NAME -->" are copied out of the doc and run, GNU
 # parallel on this machine, then the Slurm array jobs on a one-machine
 # cluster (scripts/slurm_cluster.sh). Each merged result must equal the
-# one-process run byte for byte; a cancelled task and a failed task are
-# re-run alone and give the same result; a shard of other data is refused.
+# one-process run byte for byte; a cancelled task (calibrate, the target
+# search's eval-trial workers) and a failed task (report) are re-run alone
+# and give the same result; a shard of other data is refused.
 # Usage: slurm_recipes.sh QFORGE TESTDATA_DIR SOURCE_DIR [LOG]
 # Exit 77 (a ctest skip) with the reason when no cluster can run here.
 set -euo pipefail
@@ -145,6 +146,25 @@ job=$(sed -n 's/^Submitted batch job //p' search.log)
 wait_job "$job"
 echo "  eval-trial array job $job ended: $(ls trials/trial-*.part | wc -l) shard files"
 same model_mixed.tflite whole.mixed.tflite "Slurm: --target-sqnr over $(ls trials/trial-*.json | wc -l) trials x 2 eval-trial array tasks"
+
+echo "--- a cancelled eval-trial task, re-run alone while the search waits"
+rm -rf trials model_mixed.tflite
+job=$(sbatch --parsable --hold --array=0-1 eval-trial.sbatch)
+scancel "${job}_1"
+scontrol release "$job"
+qforge quantize model.tflite --data 'data/*.png' --scale 0.003921569 --target-sqnr 65 \
+  --trials-dir trials --trial-shards 2 -o model_mixed.tflite -q &
+search=$!
+for _ in $(seq 300); do [ -f trials/trial-000.0.part ] && break; sleep 0.2; done
+sleep 2
+[ -f trials/trial-000.0.part ] && [ ! -f trials/trial-000.1.part ] \
+  || { echo "FAIL: expected shard 0 only of trial-000"; exit 1; }
+echo "  array job $job: task 1 cancelled; the search waits for trial-000's shard 1"
+rerun=$(sbatch --parsable --array=1 eval-trial.sbatch)
+wait "$search"
+wait_job "$job"
+wait_job "$rerun"
+same model_mixed.tflite whole.mixed.tflite "--target-sqnr after re-running eval-trial task 1 (job $rerun)"
 
 echo "--- a cancelled task, re-run alone"
 rm -f stats.*.json stats.json
