@@ -4,10 +4,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "base/exit_codes.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
@@ -30,17 +28,6 @@ struct CalibrateArgs {
   int threads = 0;
   int histogram_stride = calibration::kDefaultHistogramStride;
 };
-
-absl::Status ParseShard(const std::string& text, int* index, int* count) {
-  std::vector<std::string> parts = absl::StrSplit(text, '/');
-  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], index) ||
-      !absl::SimpleAtoi(parts[1], count) || *count < 1 || *index < 0 ||
-      *index >= *count) {
-    return UsageError(
-        absl::StrCat("--shard ", text, ": expected K/N with 0 <= K < N"));
-  }
-  return absl::OkStatus();
-}
 
 absl::Status RunCalibrate(const CalibrateArgs& args, const GlobalFlags& flags) {
   calibration::CalibrateOptions options;

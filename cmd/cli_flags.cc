@@ -4,8 +4,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "base/exit_codes.h"
 
 namespace qforge::cmd {
 
@@ -34,6 +39,17 @@ CLI::Validator FiniteNumber(bool nonzero) {
 
 void SetExample(CLI::App* app, const std::string& example) {
   app->footer(absl::StrCat("Example:\n  ", example));
+}
+
+absl::Status ParseShard(const std::string& text, int* index, int* count) {
+  std::vector<std::string> parts = absl::StrSplit(text, '/');
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], index) ||
+      !absl::SimpleAtoi(parts[1], count) || *count < 1 || *index < 0 ||
+      *index >= *count) {
+    return UsageError(
+        absl::StrCat("--shard ", text, ": expected K/N with 0 <= K < N"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace qforge::cmd

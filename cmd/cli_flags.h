@@ -9,6 +9,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "absl/status/status.h"
 
 namespace qforge::cmd {
 
@@ -22,6 +23,9 @@ CLI::Option* AddThreadsOption(CLI::App* app, int& threads,
 
 // A finite number ("nan", "inf" refused); with `nonzero`, 0 too.
 CLI::Validator FiniteNumber(bool nonzero = false);
+
+// --shard K/N (calibrate, report): 0 <= K < N, else a usage error.
+absl::Status ParseShard(const std::string& text, int* index, int* count);
 
 // Adds the subcommand's example to its --help.
 void SetExample(CLI::App* app, const std::string& example);

@@ -26,7 +26,8 @@ void RegisterCopy(CLI::App& app, CommandContext& ctx);
 void RegisterExtract(CLI::App& app, CommandContext& ctx);
 void RegisterRun(CLI::App& app, CommandContext& ctx);
 void RegisterQuantize(CLI::App& app, CommandContext& ctx);
-void RegisterReport(CLI::App& app, CommandContext& ctx);
+void RegisterReport(CLI::App& app, CommandContext& ctx);  // + merge-reports
+void RegisterEvalTrial(CLI::App& app, CommandContext& ctx);
 void RegisterCalibrate(CLI::App& app, CommandContext& ctx);  // + merge-stats
 
 }  // namespace qforge::cmd

@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
   qforge::cmd::RegisterCalibrate(app, ctx);
   qforge::cmd::RegisterQuantize(app, ctx);
   qforge::cmd::RegisterReport(app, ctx);
+  qforge::cmd::RegisterEvalTrial(app, ctx);
   // Rendered before parsing: afterwards CLI11 shows the selected
   // subcommand's help instead of the whole tool's.
   const std::string top_help = app.help();

@@ -235,6 +235,13 @@ void AddTargetFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
   sub->add_option("--max-float-ops", args->target.max_float_ops,
                   "With --target-sqnr: at most N ops left float")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--trials-dir", args->target.trials_dir,
+                  "With --target-sqnr: each trial is evaluated by `qforge "
+                  "eval-trial` workers through this folder");
+  sub->add_option("--trial-shards", args->target.trial_shards,
+                  "With --trials-dir: each trial's check samples in N "
+                  "shards, one per worker (eval-trial --shard K/N)")
+      ->check(CLI::Range(1, 4096));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "formats/tflite_writer.h"
+#include "pipeline/trials.h"
 #include "quantizer/folded_model.h"
 #include "quantizer/plan.h"
 #include "quantizer/quantize.h"
@@ -194,6 +195,10 @@ class Search {
   // The float model's estimated LiteRT latency (--max-latency-ratio).
   double float_latency_ms_ = 0;
   report::ReportOptions report_;
+
+ public:
+  // --trials-dir: where the trials' reports come from instead.
+  std::optional<TrialsDir> trials_;
 };
 
 absl::StatusOr<Trial> Search::Try(
@@ -208,8 +213,13 @@ absl::StatusOr<Trial> Search::Try(
     ASSIGN_OR_RETURN(const ir::Model input, WithFloatConstants(options));
     ASSIGN_OR_RETURN(t.result, quantizer::Quantize(input, &stats_, options));
   }
-  ASSIGN_OR_RETURN(t.report,
-                   report::BuildReport(model_, t.result.model, data_, report_));
+  if (trials_.has_value()) {
+    ASSIGN_OR_RETURN(t.report,
+                     trials_->Evaluate(model_, t.result.model, data_, report_));
+  } else {
+    ASSIGN_OR_RETURN(
+        t.report, report::BuildReport(model_, t.result.model, data_, report_));
+  }
   const std::optional<double> metric = MetricOf(t.report, search_.metric);
   if (!metric.has_value()) {
     return absl::InvalidArgumentError(
@@ -580,6 +590,11 @@ absl::StatusOr<SearchOutcome> SearchPrecision(
                    quantizer::FoldedModel::Fold(model));
   Search s(model, work, std::move(folded), stats, data, check, options, search,
            hooks);
+  if (!search.trials_dir.empty()) {
+    ASSIGN_OR_RETURN(s.trials_,
+                     TrialsDir::Open(search.trials_dir, search.trial_shards,
+                                     search.float_model_hash, hooks));
+  }
   return s.Run();
 }
 

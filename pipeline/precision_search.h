@@ -44,6 +44,11 @@ struct SearchOptions {
   // latency (runtime/latency.h); 0: no bound.
   double max_latency_ratio = 0;
   int threads = 0;
+  // Non-empty: each trial is evaluated by `qforge eval-trial` workers
+  // through this folder, in `trial_shards` shards (trials.h).
+  std::string trials_dir;
+  int trial_shards = 1;
+  std::string float_model_hash;  // of the float model file (trials.h)
 };
 
 // One op of the plan found, for the table the search ends with.

@@ -77,6 +77,11 @@ absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
         "--max-size, --max-float-ops, --max-latency-ratio and --target-metric "
         "bound --target-sqnr's search; give --target-sqnr too");
   }
+  if (!t.active() && (!t.trials_dir.empty() || t.trial_shards != 1)) {
+    return UsageError(
+        "--trials-dir and --trial-shards spread --target-sqnr's trials over "
+        "eval-trial workers; give --target-sqnr too");
+  }
   RETURN_IF_ERROR(ResolveRecovery(recovery));
   if (recovery.Any() && (!data || !job.stats.empty())) {
     return UsageError(
@@ -452,6 +457,12 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
   so.max_size = target.max_size;
   so.max_float_ops = target.max_float_ops;
   so.max_latency_ratio = target.max_latency_ratio;
+  so.trials_dir = target.trials_dir;
+  so.trial_shards = target.trial_shards;
+  if (!so.trials_dir.empty()) {
+    const absl::Span<const uint8_t> bytes = run.file.bytes();
+    so.float_model_hash = calibration::HashBytes(bytes.data(), bytes.size());
+  }
   so.threads = run.job.threads;
   // litert: the search starts from the plan that keeps LiteRT's fast path.
   if (!run.job.keep_integer && !run.job.strict) {

@@ -31,6 +31,10 @@ struct TargetSettings {
   int64_t max_size = 0;          // bytes; 0: no bound
   int max_float_ops = -1;        // -1: no bound
   double max_latency_ratio = 0;  // litert: x the float model's; 0: none
+  // Trials evaluated by eval-trial workers through this folder, in
+  // `trial_shards` shards (pipeline/trials.h); "": in this process.
+  std::string trials_dir;
+  int trial_shards = 1;
 
   bool active() const { return !std::isnan(sqnr); }
 };

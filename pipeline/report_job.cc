@@ -8,23 +8,33 @@
 #include "absl/strings/str_join.h"
 #include "base/exit_codes.h"
 #include "base/file_io.h"
+#include "base/status_macros.h"
+#include "calibration/stats_file.h"
+#include "formats/tflite_reader.h"
 #include "quantizer/op_quant_spec.h"
 #include "report/render.h"
 #include "report/runtime_section.h"
 
 namespace qforge::pipeline {
 
-absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
+namespace {
+
+struct ReportData {
+  formats::SampleSource source;
+  bool for_quant_model = false;
+};
+
+// The data are opened for the float model; when that fails and the
+// quantized model takes integer inputs, for the quantized model.
+absl::StatusOr<ReportData> OpenReportData(const ir::Model& float_model,
                                           const ir::Model& quant_model,
                                           const DataSpec& data,
                                           const ReportRun& run,
                                           const Hooks& hooks) {
   const Hooks data_hooks = run.data_notes ? hooks : hooks.Silent();
-  report::ReportOptions options;
-  options.threads = run.threads;
-  options.numerics = run.numerics;
   absl::StatusOr<formats::SampleSource> source =
       OpenData(data, float_model, data_hooks);
+  bool for_quant_model = false;
   if (!source.ok()) {
     bool integer_inputs = false;
     if (!quant_model.subgraphs.empty()) {
@@ -38,7 +48,7 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
         OpenData(data, quant_model, data_hooks);
     if (!q.ok()) return source.status();  // the float model's complaint
     source = std::move(q);
-    options.data_for_quant_model = true;
+    for_quant_model = true;
   }
   for (const std::string& data_path : DataInputPaths(data, *source)) {
     for (const std::string& out : run.outputs) {
@@ -48,9 +58,25 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
       }
     }
   }
+  return ReportData{std::move(*source), for_quant_model};
+}
+
+}  // namespace
+
+absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
+                                          const ir::Model& quant_model,
+                                          const DataSpec& data,
+                                          const ReportRun& run,
+                                          const Hooks& hooks) {
+  ASSIGN_OR_RETURN(ReportData d,
+                   OpenReportData(float_model, quant_model, data, run, hooks));
+  report::ReportOptions options;
+  options.threads = run.threads;
+  options.numerics = run.numerics;
+  options.data_for_quant_model = d.for_quant_model;
   options.progress = hooks.Progress("report");
   absl::StatusOr<report::Report> r =
-      report::BuildReport(float_model, quant_model, *source, options);
+      report::BuildReport(float_model, quant_model, d.source, options);
   options.progress = nullptr;
   if (!r.ok()) {
     return absl::Status(r.status().code(), absl::StrCat(run.quant_label, ": ",
@@ -62,6 +88,105 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
   r->runtime =
       report::DescribeRuntime(float_model, quant_model, run.runtime_profile);
   return r;
+}
+
+absl::StatusOr<report::PartialReport> MakePartialReport(
+    const ir::Model& float_model, absl::Span<const uint8_t> float_bytes,
+    const ir::Model& quant_model, absl::Span<const uint8_t> quant_bytes,
+    const DataSpec& data, const ReportRun& run, int shard_index,
+    int shard_count, const Hooks& hooks) {
+  ASSIGN_OR_RETURN(ReportData d,
+                   OpenReportData(float_model, quant_model, data, run, hooks));
+  report::ReportOptions options;
+  options.threads = run.threads;
+  options.numerics = run.numerics;
+  options.data_for_quant_model = d.for_quant_model;
+  options.shard_index = shard_index;
+  options.shard_count = shard_count;
+  options.progress = hooks.Progress("report");
+  absl::StatusOr<report::ReportSums> sums =
+      report::AccumulateReport(float_model, quant_model, d.source, options);
+  options.progress = nullptr;
+  if (!sums.ok()) {
+    return absl::Status(
+        sums.status().code(),
+        absl::StrCat(run.quant_label, ": ", sums.status().message()));
+  }
+  report::PartialReport p;
+  report::PartialFingerprint& f = p.fingerprint;
+  f.float_model_hash =
+      calibration::HashBytes(float_bytes.data(), float_bytes.size());
+  f.quant_model_hash =
+      calibration::HashBytes(quant_bytes.data(), quant_bytes.size());
+  // After the samples: array files were hashed as they were read.
+  ASSIGN_OR_RETURN(f.data_hash, d.source.Fingerprint());
+  f.tool_version = QFORGE_VERSION;
+  f.numerics = report::NumericsFingerprint(run.numerics);
+  f.data_for_quant_model = d.for_quant_model;
+  f.total_samples = d.source.size();
+  f.shard_count = shard_count;
+  f.shards = {shard_index};
+  p.float_model = run.float_label;
+  p.quant_model = run.quant_label;
+  const int64_t total = d.source.size();
+  p.samples = total > shard_index
+                  ? (total - shard_index + shard_count - 1) / shard_count
+                  : 0;
+  p.sums = std::move(*sums);
+  return p;
+}
+
+absl::StatusOr<MergedReport> MergeReports(
+    const std::vector<std::string>& partial_paths,
+    runtime::Runtime runtime_profile) {
+  std::vector<report::PartialReport> parts;
+  for (const std::string& path : partial_paths) {
+    ASSIGN_OR_RETURN(report::PartialReport part, report::ReadPartialFile(path));
+    parts.push_back(std::move(part));
+  }
+  ASSIGN_OR_RETURN(report::PartialReport merged,
+                   report::MergePartials(parts, partial_paths));
+  // The models, where the shards read them, with the bytes they hashed.
+  const std::string* hashes[] = {&merged.fingerprint.float_model_hash,
+                                 &merged.fingerprint.quant_model_hash};
+  const std::string* paths[] = {&merged.float_model, &merged.quant_model};
+  std::vector<formats::ModelFile> models;
+  for (int m = 0; m < 2; ++m) {
+    absl::StatusOr<formats::ModelFile> file =
+        formats::OpenTfliteFile(*paths[m]);
+    if (!file.ok()) {
+      return absl::Status(
+          file.status().code(),
+          absl::StrCat(partial_paths[0], ": the ",
+                       m == 0 ? "float" : "quantized",
+                       " model it names: ", file.status().message()));
+    }
+    const absl::Span<const uint8_t> bytes = file->bytes();
+    if (calibration::HashBytes(bytes.data(), bytes.size()) != *hashes[m]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          partial_paths[0], ": ", *paths[m],
+          " is not the model the shards ran (hash ", *hashes[m], ")"));
+    }
+    models.push_back(std::move(*file));
+  }
+  report::ReportOptions options;
+  absl::StatusOr<report::Report> r = report::FinishReport(
+      models[0].model, models[1].model, merged.sums, merged.samples, options);
+  if (!r.ok()) {
+    return absl::Status(r.status().code(), absl::StrCat(partial_paths[0], ": ",
+                                                        r.status().message()));
+  }
+  r->data_fingerprint = merged.fingerprint.data_hash;
+  r->float_model = merged.float_model;
+  r->quant_model = merged.quant_model;
+  ExplainFloatOps(models[1].model, *r);
+  r->runtime = report::DescribeRuntime(models[0].model, models[1].model,
+                                       runtime_profile);
+  MergedReport out;
+  out.report = std::move(*r);
+  out.shard_count = merged.fingerprint.shard_count;
+  out.missing = report::MissingShards(merged);
+  return out;
 }
 
 void ExplainFloatOps(const ir::Model& quant_model, report::Report& report) {

@@ -15,6 +15,7 @@
 #include "numerics/modes.h"
 #include "pipeline/data_spec.h"
 #include "pipeline/hooks.h"
+#include "report/partial.h"
 #include "report/report.h"
 #include "runtime/profile.h"
 
@@ -41,6 +42,28 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
                                           const DataSpec& data,
                                           const ReportRun& run,
                                           const Hooks& hooks);
+
+// report --shard K/N: the sums of the report's samples i with i % N == K,
+// with the fingerprints merge-reports checks. `float_bytes` and
+// `quant_bytes` are the model files (hashed into the fingerprint).
+absl::StatusOr<report::PartialReport> MakePartialReport(
+    const ir::Model& float_model, absl::Span<const uint8_t> float_bytes,
+    const ir::Model& quant_model, absl::Span<const uint8_t> quant_bytes,
+    const DataSpec& data, const ReportRun& run, int shard_index,
+    int shard_count, const Hooks& hooks);
+
+// merge-reports: the partial report files merged (MergePartials), the
+// models they name read again and checked against their hashes, and the
+// report finished as MakeReport finishes it. Shards not given are listed
+// in `missing` (the report then covers the others' samples only).
+struct MergedReport {
+  report::Report report;
+  int shard_count = 1;
+  std::vector<int> missing;
+};
+absl::StatusOr<MergedReport> MergeReports(
+    const std::vector<std::string>& partial_paths,
+    runtime::Runtime runtime_profile = runtime::Runtime::kLitert);
 
 // Fills the reason of each float op the report found and the runtime did
 // not explain: whether the quantizer has an integer form of the op

@@ -4,8 +4,9 @@
 // run copies the activations the report compares (one sample's worth), an
 // observer on the quantized run folds each matched tensor into per-sample
 // sums right away, and a second quantized run with exact inputs measures
-// what each layer adds itself (attribution.h). Per-sample sums are merged
-// in sample order.
+// what each layer adds itself (attribution.h). Per-sample sums are added
+// exactly into ReportSums (report_sums.h), which FinishReport turns into
+// the report.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -235,10 +236,25 @@ double MeanOutputSqnr(const Report& report) {
   return n == 0 ? std::numeric_limits<double>::infinity() : sum / n;
 }
 
-absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
-                                   const ir::Model& quant_model,
-                                   const formats::SampleSource& data,
-                                   const ReportOptions& options) {
+namespace {
+
+// What the report compares, from the two models alone: the same for every
+// shard of a report and for the merge that finishes it.
+struct Layout {
+  Plan plan;
+  std::vector<int> slot_float_op;  // slot -> index into float_ops (-1)
+  std::vector<FloatOp> float_ops;
+  bool weight_only = false;
+  std::map<std::string, int> float_by_name;
+  // Tensor name -> the float op writing it, numbered as quantize numbers
+  // ops (its rules, recipes and summary): with the DEQUANTIZE / DENSIFY
+  // ops of float16 or sparse weights folded away, so that a suggested
+  // --int16-op N names the same op. (index, file op)
+  std::map<std::string, std::pair<int, int>> float_writer;
+};
+
+absl::StatusOr<Layout> MakeLayout(const ir::Model& float_model,
+                                  const ir::Model& quant_model) {
   if (float_model.subgraphs.empty() || quant_model.subgraphs.empty()) {
     return absl::InvalidArgumentError("a model has no subgraph");
   }
@@ -251,49 +267,23 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
         " inputs and ", fsg.outputs.size(), " outputs, the quantized one ",
         qsg.inputs.size(), " and ", qsg.outputs.size()));
   }
-  // The samples to run: all, or the subset the options name.
-  for (int64_t k : options.samples) {
-    if (k < 0 || k >= data.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "sample ", k, " is out of range (", data.size(), " samples)"));
-    }
-  }
-  std::vector<int64_t> samples = options.samples;
-  if (samples.empty()) {
-    samples.resize(static_cast<size_t>(data.size()));
-    std::iota(samples.begin(), samples.end(), int64_t{0});
-  }
-  const int64_t count = static_cast<int64_t>(samples.size());
-  if (count == 0) {
-    return absl::InvalidArgumentError("the data set has no samples");
-  }
-
-  Report report;
-  report.samples = count;
-  report.weight_only = !HasIntegerActivations(quant_model);
-  if (!report.weight_only) report.float_ops = FindFloatOps(quant_model);
-
-  // Which tensors to compare.
-  const std::map<std::string, int> float_by_name =
-      FloatActivationsByName(float_model);
-  // Tensor name -> the float op writing it, numbered as quantize numbers
-  // ops (its rules, recipes and summary): with the DEQUANTIZE / DENSIFY
-  // ops of float16 or sparse weights folded away, so that a suggested
-  // --int16-op N names the same op.
+  Layout layout;
+  layout.weight_only = !HasIntegerActivations(quant_model);
+  if (!layout.weight_only) layout.float_ops = FindFloatOps(quant_model);
+  layout.float_by_name = FloatActivationsByName(float_model);
+  const std::map<std::string, int>& float_by_name = layout.float_by_name;
   const std::vector<int> folded_index = ir::FoldedOpIndices(float_model);
-  std::map<std::string, std::pair<int, int>> float_writer;  // (index, file op)
   for (size_t i = 0; i < fsg.operators.size(); ++i) {
     const int index = folded_index[i];  // both of subgraph 0
     if (index < 0) continue;
     for (int32_t t : fsg.operators[i].outputs) {
       if (t >= 0 && static_cast<size_t>(t) < fsg.tensors.size()) {
-        float_writer.emplace(fsg.tensors[static_cast<size_t>(t)].name,
-                             std::make_pair(index, static_cast<int>(i)));
+        layout.float_writer.emplace(fsg.tensors[static_cast<size_t>(t)].name,
+                                    std::make_pair(index, static_cast<int>(i)));
       }
     }
   }
-  Plan plan;
-  std::vector<int> slot_float_op;  // slot -> index into report.float_ops
+  Plan& plan = layout.plan;
   auto capture_for = [&plan](int f_tensor, bool histogram) {
     auto [it, inserted] = plan.capture_of_f.emplace(
         f_tensor, static_cast<int>(plan.capture_of_f.size()));
@@ -317,11 +307,11 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     ASSIGN_OR_RETURN(s.grid, TensorGrid(qt));  // per-tensor: checked above
     plan.slot_of_q[s.q_tensor] = static_cast<int>(plan.slots.size());
     plan.slots.push_back(s);
-    slot_float_op.push_back(-1);
+    layout.slot_float_op.push_back(-1);
   }
-  for (size_t k = 0; k < report.float_ops.size(); ++k) {
+  for (size_t k = 0; k < layout.float_ops.size(); ++k) {
     const std::vector<int32_t>& outs =
-        qsg.operators[report.float_ops[k].op_index].outputs;
+        qsg.operators[layout.float_ops[k].op_index].outputs;
     if (outs.empty() || outs[0] < 0 ||
         qsg.tensors[outs[0]].type != ir::DataType::kFloat32)
       continue;
@@ -330,12 +320,61 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     Slot s;
     s.q_tensor = outs[0];
     s.capture = capture_for(f->second, false);
-    s.channels = OutputHasChannels(qsg, report.float_ops[k].op_index);
+    s.channels = OutputHasChannels(qsg, layout.float_ops[k].op_index);
     plan.slot_of_q[s.q_tensor] = static_cast<int>(plan.slots.size());
     plan.slots.push_back(s);
-    slot_float_op.push_back(static_cast<int>(k));
+    layout.slot_float_op.push_back(static_cast<int>(k));
   }
+  return layout;
+}
+
+}  // namespace
+
+absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
+                                            const ir::Model& quant_model,
+                                            const formats::SampleSource& data,
+                                            const ReportOptions& options) {
+  ASSIGN_OR_RETURN(Layout layout, MakeLayout(float_model, quant_model));
+  const Plan& plan = layout.plan;
+  const ir::Subgraph& fsg = float_model.subgraphs[0];
+  const ir::Subgraph& qsg = quant_model.subgraphs[0];
+  if (options.shard_count < 1 || options.shard_index < 0 ||
+      options.shard_index >= options.shard_count) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--shard ", options.shard_index, "/", options.shard_count,
+                     ": need 0 <= K < N"));
+  }
+  // The samples of the whole report: all, or the subset the options name.
+  for (int64_t k : options.samples) {
+    if (k < 0 || k >= data.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "sample ", k, " is out of range (", data.size(), " samples)"));
+    }
+  }
+  std::vector<int64_t> all = options.samples;
+  if (all.empty()) {
+    all.resize(static_cast<size_t>(data.size()));
+    std::iota(all.begin(), all.end(), int64_t{0});
+  }
+  const int64_t total = static_cast<int64_t>(all.size());
+  if (total == 0) {
+    return absl::InvalidArgumentError("the data set has no samples");
+  }
+  // This shard's: positions p of the report with p % N == K.
+  std::vector<int64_t> samples, positions;
+  for (int64_t p = options.shard_index; p < total; p += options.shard_count) {
+    positions.push_back(p);
+    samples.push_back(all[static_cast<size_t>(p)]);
+  }
+  const int64_t count = static_cast<int64_t>(samples.size());
   const size_t num_outputs = fsg.outputs.size();
+  ReportSums sums;
+  sums.slots.resize(plan.slots.size());
+  sums.own.resize(plan.slots.size());
+  sums.rounding.resize(plan.slots.size());
+  sums.outputs.resize(num_outputs);
+  sums.classes.resize(num_outputs);
+  if (count == 0) return sums;  // more shards than samples
 
   runtime::SampleRunnerOptions ro;
   ro.threads = options.threads;
@@ -349,40 +388,39 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     captures.push_back(std::make_unique<FloatCapture>(plan));
   }
 
-  // Totals, merged in sample order.
-  std::vector<ErrorSums> slot_sums(plan.slots.size()), output_sums(num_outputs);
-  std::vector<ErrorSums> own_sums(plan.slots.size()),
-      rounding_sums(plan.slots.size());
-  std::vector<uint64_t> top1(num_outputs, 0), top5(num_outputs, 0),
-      judged(num_outputs, 0);
-  std::vector<int64_t> classes(num_outputs, -1);
   std::vector<bool> scores_classes(num_outputs);
   for (size_t j = 0; j < num_outputs; ++j) {
     scores_classes[j] = ScoresClasses(fsg, static_cast<int>(j));
   }
+  // Exact sums do not need the order; the first sample's class count does.
   runtime::InSampleOrder<Partial> merged([&](int64_t k, Partial& q) {
-    for (size_t s = 0; s < slot_sums.size(); ++s) {
-      slot_sums[s].Merge(q.slots[s]);
-      own_sums[s].Merge(q.own[s]);
-      rounding_sums[s].Merge(q.rounding[s]);
+    for (size_t s = 0; s < sums.slots.size(); ++s) {
+      sums.slots[s].Add(q.slots[s]);
+      sums.own[s].Add(q.own[s]);
+      sums.rounding[s].Add(q.rounding[s]);
     }
     for (size_t j = 0; j < num_outputs; ++j) {
-      output_sums[j].Merge(q.outputs[j]);
-      if (classes[j] < 0) classes[j] = q.classes[j];
-      if (q.top1[j] >= 0 && q.classes[j] == classes[j]) {
-        ++judged[j];
-        top1[j] += static_cast<uint64_t>(q.top1[j]);
-        if (q.top5[j] >= 0) top5[j] += static_cast<uint64_t>(q.top5[j]);
+      sums.outputs[j].Add(q.outputs[j]);
+      OutputClasses& c = sums.classes[j];
+      if (c.first_position < 0) {
+        c.first_position = positions[static_cast<size_t>(k)];
+        c.first_classes = q.classes[j];
+      }
+      if (q.top1[j] >= 0) {
+        ClassCounts& n = c.counts[q.classes[j]];
+        ++n.judged;
+        n.top1 += static_cast<uint64_t>(q.top1[j]);
+        if (q.top5[j] >= 0) n.top5 += static_cast<uint64_t>(q.top5[j]);
       }
     }
     if (options.progress) options.progress(k + 1, count);
   });
 
   // The exact-input run (attribution.h) costs a quantized run and two
-  // comparisons per layer: every stride-th sample only, 64 to 127 of them
-  // (the noise a layer adds settles long before).
+  // comparisons per layer: every stride-th sample of the whole report only,
+  // 64 to 127 of them (the noise a layer adds settles long before).
   const int64_t attribution_stride =
-      std::max<int64_t>(1, count / kAttributionSamples);
+      std::max<int64_t>(1, total / kAttributionSamples);
   auto run_sample = [&](runtime::SampleWorker& w, int64_t k) -> absl::Status {
     std::vector<ir::HostTensor>& given = w.inputs;
     runtime::Interpreter& float_run = *w.interpreters[0];
@@ -444,7 +482,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
       }
     }
     // Last: it changes the quantized run's tensors, outputs included.
-    if (k % attribution_stride == 0) {
+    if (positions[static_cast<size_t>(k)] % attribution_stride == 0) {
       ExactInputs exact(plan, capture, p.own, p.rounding);
       s = quant_run.Run(qinputs, &exact);
       if (!s.ok()) {
@@ -456,6 +494,46 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     return absl::OkStatus();
   };
   RETURN_IF_ERROR(runner.Run(run_sample));
+  for (size_t c = 0; c < plan.capture_histogram.size(); ++c) {
+    if (!plan.capture_histogram[c]) continue;
+    calibration::Histogram& h = sums.histograms[static_cast<int>(c)];
+    for (auto& capture : captures)
+      capture->FlushHistogram(static_cast<int>(c), h);
+  }
+  return sums;
+}
+
+absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
+                                    const ir::Model& quant_model,
+                                    const ReportSums& sums, int64_t samples,
+                                    const ReportOptions& options) {
+  ASSIGN_OR_RETURN(Layout layout, MakeLayout(float_model, quant_model));
+  const Plan& plan = layout.plan;
+  const ir::Subgraph& fsg = float_model.subgraphs[0];
+  const ir::Subgraph& qsg = quant_model.subgraphs[0];
+  const size_t num_outputs = fsg.outputs.size();
+  if (sums.slots.size() != plan.slots.size() ||
+      sums.own.size() != plan.slots.size() ||
+      sums.rounding.size() != plan.slots.size() ||
+      sums.outputs.size() != num_outputs ||
+      sums.classes.size() != num_outputs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the sums are not of these models: ", sums.slots.size(),
+        " compared tensors and ", sums.outputs.size(), " outputs where they ",
+        "have ", plan.slots.size(), " and ", num_outputs));
+  }
+  Report report;
+  report.samples = samples;
+  report.weight_only = layout.weight_only;
+  report.float_ops = layout.float_ops;
+  const std::map<std::string, int>& float_by_name = layout.float_by_name;
+  const ir::Graph q_graph(qsg);
+  std::vector<ErrorSums> slot_sums, own_sums, rounding_sums;
+  for (size_t s = 0; s < plan.slots.size(); ++s) {
+    slot_sums.push_back(sums.slots[s].Rounded());
+    own_sums.push_back(sums.own[s].Rounded());
+    rounding_sums.push_back(sums.rounding[s].Rounded());
+  }
 
   // Layers, worst first.
   std::vector<int> layer_slot;
@@ -463,7 +541,7 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     const Slot& slot = plan.slots[s];
     if (slot_sums[s].count + slot_sums[s].nonfinite == 0) continue;
     if (!slot.quantized) {
-      report.float_ops[slot_float_op[s]].output_metrics =
+      report.float_ops[layout.slot_float_op[s]].output_metrics =
           Finish(slot_sums[s], nullptr);
       continue;
     }
@@ -471,7 +549,8 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     const ir::Tensor& qt = qsg.tensors[slot.q_tensor];
     l.name = qt.name;
     l.float_name = MatchFloatName(qt.name, float_by_name);
-    if (auto w = float_writer.find(l.float_name); w != float_writer.end()) {
+    if (auto w = layout.float_writer.find(l.float_name);
+        w != layout.float_writer.end()) {
       l.float_op = w->second.first;
       l.float_op_type =
           fsg.operators[static_cast<size_t>(w->second.second)].DisplayName();
@@ -502,16 +581,14 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     return x.op_index < y.op_index;
   });
   std::vector<LayerReport> sorted;
-  std::map<int, calibration::Histogram> histograms;  // by capture
+  const calibration::Histogram no_values;
   for (size_t i = 0; i < order.size(); ++i) {
     LayerReport l = std::move(report.layers[order[i]]);
     if (static_cast<int>(i) < options.histogram_layers) {
       const int c = plan.slots[layer_slot[order[i]]].capture;
-      auto [h, fresh] = histograms.try_emplace(c);
-      if (fresh) {
-        for (auto& capture : captures) capture->FlushHistogram(c, h->second);
-      }
-      l.histogram = Rebin(h->second, l.metrics, l.grid);
+      auto h = sums.histograms.find(c);
+      l.histogram = Rebin(h != sums.histograms.end() ? h->second : no_values,
+                          l.metrics, l.grid);
     }
     sorted.push_back(std::move(l));
   }
@@ -523,14 +600,37 @@ absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
     const ir::Tensor& qt = qsg.tensors[qsg.outputs[j]];
     o.name = fsg.tensors[fsg.outputs[j]].name;
     o.dtype = std::string(ir::DataTypeName(qt.type));
-    o.metrics = Finish(output_sums[j], nullptr);
-    o.classes = std::max<int64_t>(0, classes[j]);
+    o.metrics = Finish(sums.outputs[j].Rounded(), nullptr);
+    const OutputClasses& c = sums.classes[j];
+    o.classes = std::max<int64_t>(0, c.first_classes);
     o.classifier = o.classes > 0;
-    o.samples = judged[j];
-    o.top1_agree = top1[j];
-    if (o.classes > 5) o.top5_agree = top5[j];
+    if (auto n = c.counts.find(o.classes);
+        o.classifier && n != c.counts.end()) {
+      o.samples = n->second.judged;
+      o.top1_agree = n->second.top1;
+      if (o.classes > 5) o.top5_agree = n->second.top5;
+    } else if (o.classes > 5) {
+      o.top5_agree = 0;
+    }
     report.outputs.push_back(std::move(o));
   }
+  return report;
+}
+
+absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
+                                   const ir::Model& quant_model,
+                                   const formats::SampleSource& data,
+                                   const ReportOptions& options) {
+  ReportOptions whole = options;
+  whole.shard_index = 0;
+  whole.shard_count = 1;
+  ASSIGN_OR_RETURN(ReportSums sums,
+                   AccumulateReport(float_model, quant_model, data, whole));
+  const int64_t samples = options.samples.empty()
+                              ? data.size()
+                              : static_cast<int64_t>(options.samples.size());
+  ASSIGN_OR_RETURN(Report report, FinishReport(float_model, quant_model, sums,
+                                               samples, options));
   // After the samples: array files were hashed as they were read.
   ASSIGN_OR_RETURN(report.data_fingerprint, data.Fingerprint());
   return report;

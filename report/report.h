@@ -6,8 +6,8 @@
 // dequantization, as is every model output. Nothing is kept per sample:
 // each tensor's values are folded into sums (metrics.h) right after the op
 // that produced them, so memory does not grow with the data set. Samples
-// run in parallel; their sums are merged in sample order, so the report is
-// identical for any thread count.
+// run in parallel; their sums are added exactly (exact_sum.h), so the
+// report is identical for any thread count and any split into shards.
 #ifndef QFORGE_REPORT_REPORT_H_
 #define QFORGE_REPORT_REPORT_H_
 
@@ -23,6 +23,7 @@
 #include "numerics/modes.h"
 #include "report/metrics.h"
 #include "report/runtime_section.h"
+#include "report/report_sums.h"
 
 namespace qforge::report {
 
@@ -112,12 +113,30 @@ struct ReportOptions {
   std::function<void(int64_t, int64_t)> progress;  // (done, total)
   // The sample indices to run (a check set); empty: every sample.
   std::vector<int64_t> samples;
+  // AccumulateReport: only the samples at positions p of the report (of
+  // `samples`, or of the data set) with p % shard_count == shard_index.
+  int shard_index = 0, shard_count = 1;
 };
 
 absl::StatusOr<Report> BuildReport(const ir::Model& float_model,
                                    const ir::Model& quant_model,
                                    const formats::SampleSource& data,
                                    const ReportOptions& options);
+
+// The report in two steps, so that its samples can be split (report
+// --shard, merge-reports): the sums of one shard's samples (report_sums.h;
+// what depends on the whole report, as which samples get the attribution
+// run, is decided by position in the whole report), and the report from
+// the merged sums of all shards (`samples` of them). BuildReport is both
+// over every sample; the data fingerprint is left to the caller here.
+absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
+                                            const ir::Model& quant_model,
+                                            const formats::SampleSource& data,
+                                            const ReportOptions& options);
+absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
+                                    const ir::Model& quant_model,
+                                    const ReportSums& sums, int64_t samples,
+                                    const ReportOptions& options);
 
 // The smallest SQNR over the outputs (+inf without outputs).
 double MinOutputSqnr(const Report& report);

@@ -4,13 +4,19 @@
 #   --with-armnn  also Debian's Arm NN 20.08 (Python bindings, TfLite
 #                 parser, CpuRef backend), which the Arm NN interop test
 #                 runs qforge's models in (scripts/test.sh asks for it)
+#   --with-slurm  also Debian's Slurm 22.05 (slurmctld, slurmd, client
+#                 commands) and munge, which scripts/slurm_cluster.sh starts
+#                 as a one-machine cluster for the Slurm recipe tests
+#                 (scripts/test.sh asks for it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_armnn=0
+with_slurm=0
 for arg in "$@"; do
   case "$arg" in
     --with-armnn) with_armnn=1 ;;
-    *) echo "usage: scripts/install_deps.sh [--with-armnn]" >&2; exit 1 ;;
+    --with-slurm) with_slurm=1 ;;
+    *) echo "usage: scripts/install_deps.sh [--with-armnn] [--with-slurm]" >&2; exit 1 ;;
   esac
 done
 
@@ -24,6 +30,9 @@ packages=(
 if [ "$with_armnn" = 1 ]; then
   packages+=(python3-pyarmnn libarmnn-cpuref-backend22 libarmnntfliteparser22
              python3-numpy)
+fi
+if [ "$with_slurm" = 1 ]; then
+  packages+=(slurm-wlm slurmctld slurmd slurm-client munge)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -16,12 +16,19 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-bash scripts/install_deps.sh --with-armnn
+bash scripts/install_deps.sh --with-armnn --with-slurm
 case "$mode" in
   release)
     bash scripts/build.sh release
     exclude=(-LE long); [ "$long" = 1 ] && exclude=()
+    rm -f build/slurm_recipes.log
     ctest --test-dir build -j"$(nproc)" --output-on-failure "${exclude[@]}"
+    # The Slurm recipe test's log (array job IDs, byte comparisons, or why
+    # it skipped), so that CI shows what ran.
+    if [ -f build/slurm_recipes.log ]; then
+      echo "--- slurm_recipes (tests/slurm/slurm_recipes.sh)"
+      cat build/slurm_recipes.log
+    fi
     ;;
   asan)
     bash scripts/build.sh asan
