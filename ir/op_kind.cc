@@ -24,6 +24,7 @@ constexpr OpInfo kOpTable[] = {
 // The runtime profiles' traits are the runtime's to read
 // (runtime/profile.cc, runtime/fast_path.cc).
 #define XNN(fn) (void)0
+#define XNN_NEVER(why) (void)0
 #define TFLM(types) (void)0
 #define TFLM_RULES(fn) (void)0
 #define ARMNN(types) (void)0
@@ -43,6 +44,7 @@ constexpr OpInfo kOpTable[] = {
 #undef CLAMP
 #undef WEIGHTS
 #undef XNN
+#undef XNN_NEVER
 #undef TFLM
 #undef TFLM_RULES
 #undef ARMNN

@@ -6,9 +6,15 @@
 namespace qforge::runtime::fast_path {
 namespace {
 
-// The XNN trait of every row (ir/ops.def); nullptr: never delegated.
-const XnnRuleFn kXnnRules[] = {
-#define XNN(fn) rule = &fn
+// The XNN and XNN_NEVER traits of every row (ir/ops.def).
+struct XnnRow {
+  XnnRuleFn rule = nullptr;  // nullptr: never delegated
+  const char* never = "";    // the row's statement that it never is
+};
+
+const XnnRow kXnnRows[] = {
+#define XNN(fn) r.rule = &fn
+#define XNN_NEVER(why) r.never = why
 #define TFLM(types) (void)0
 #define TFLM_RULES(fn) (void)0
 #define ARMNN(types) (void)0
@@ -18,25 +24,34 @@ const XnnRuleFn kXnnRules[] = {
 #define QF_OP(kind, name, code, opts, io, fk, ik, hk, q, ver, batch, rules, \
               flags, ...)                                                   \
   [] {                                                                      \
-    XnnRuleFn rule = nullptr;                                               \
+    XnnRow r;                                                               \
     __VA_ARGS__;                                                            \
-    return rule;                                                            \
+    return r;                                                               \
   }(),
 #include "ir/ops.def"
 #undef QF_OP
 #undef XNN
+#undef XNN_NEVER
 #undef TFLM
 #undef TFLM_RULES
 #undef ARMNN
 #undef ARMNN_RULES
 #undef CLAMP
 #undef WEIGHTS
-    nullptr,  // kOtherBuiltin
-    nullptr,  // kCustom
+    XnnRow{},  // kOtherBuiltin
+    XnnRow{},  // kCustom
 };
-static_assert(sizeof(kXnnRules) / sizeof(kXnnRules[0]) == ir::kNumOpKinds);
+static_assert(sizeof(kXnnRows) / sizeof(kXnnRows[0]) == ir::kNumOpKinds);
 
 }  // namespace
+
+XnnRuleFn XnnRuleOf(ir::OpKind kind) {
+  return kXnnRows[static_cast<size_t>(kind)].rule;
+}
+
+const char* XnnNeverReason(ir::OpKind kind) {
+  return kXnnRows[static_cast<size_t>(kind)].never;
+}
 
 std::string XnnpackRefusal(const legality::OpForm& form) {
   // MediaPipe's custom ops the delegate takes in float
@@ -48,7 +63,7 @@ std::string XnnpackRefusal(const legality::OpForm& form) {
        form.op_name == "MaxUnpooling2D")) {
     return XnnFloatUnary(form);
   }
-  const XnnRuleFn rule = kXnnRules[static_cast<size_t>(form.kind)];
+  const XnnRuleFn rule = XnnRuleOf(form.kind);
   if (rule == nullptr) {
     return absl::StrCat("XNNPACK has no ", form.op_name,
                         " (xnnpack_delegate.cc VisitNode)");

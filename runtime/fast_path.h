@@ -11,10 +11,11 @@
 // revision LiteRT.js 2.5.3 ships): types, static (constant) operands,
 // fused activations, option and scale limits. Each op names its rule in
 // the XNN trait of the op table (ir/ops.def); an op without one is never
-// delegated. Checks XNNPACK makes only after the delegate claimed a node
-// (requantization scales below 256, equal parameters of data-movement ops)
-// fail the whole model, so they are legality rules (runtime/legality.h),
-// not fast-path rules. docs/runtimes.md cites every rule.
+// delegated, and a quantizable row says so in its XNN_NEVER trait. Checks
+// XNNPACK makes only after the delegate claimed a node (requantization scales
+// below 256, equal parameters of data-movement ops) fail the whole model, so
+// they are legality rules (runtime/legality.h), not fast-path rules.
+// docs/runtimes.md cites every rule.
 #ifndef QFORGE_RUNTIME_FAST_PATH_H_
 #define QFORGE_RUNTIME_FAST_PATH_H_
 
@@ -33,6 +34,13 @@ using XnnRuleFn = std::string (*)(const legality::OpForm& form);
 // `form`, including weights a constant DEQUANTIZE widens (XNNPACK folds
 // those at prepare time).
 std::string XnnpackRefusal(const legality::OpForm& form);
+
+// The XNN trait of `kind`'s row; nullptr when it has none.
+XnnRuleFn XnnRuleOf(ir::OpKind kind);
+
+// The XNN_NEVER trait of `kind`'s row: why the delegate never takes the op;
+// "" when the row does not say.
+const char* XnnNeverReason(ir::OpKind kind);
 
 // The rules of the XNN trait (runtime/fast_path_xnnpack.cc).
 std::string XnnAddSub(const legality::OpForm& form);

@@ -29,6 +29,7 @@ struct Rows {
 // The TFLM and ARMNN traits of every row (ir/ops.def).
 const Rows kRows[] = {
 #define XNN(fn) (void)0
+#define XNN_NEVER(why) (void)0
 #define TFLM(t) r.tflm.present = true, r.tflm.types = (t)
 #define TFLM_RULES(fn) r.tflm.rules = &profile_rules::fn
 #define ARMNN(t) r.armnn.present = true, r.armnn.types = (t)
@@ -46,6 +47,7 @@ const Rows kRows[] = {
 #include "ir/ops.def"
 #undef QF_OP
 #undef XNN
+#undef XNN_NEVER
 #undef TFLM
 #undef TFLM_RULES
 #undef ARMNN

@@ -55,7 +55,7 @@ set_tests_properties(interop_armnn_profile PROPERTIES
 # sweep runs 5000 per scheme with another seed.
 add_test(NAME interop_op_property
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/op_property_litert.sh
-                 $<TARGET_FILE:op_property_cases> 300 1)
+                 $<TARGET_FILE:op_property_cases> 450 1)
 set_tests_properties(interop_op_property PROPERTIES
                      LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME long_op_property

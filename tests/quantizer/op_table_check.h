@@ -39,6 +39,7 @@ struct TableRow {
   ir::WeightLayout weight_layout = ir::WeightLayout::kNone;
   // Runtime profiles' traits.
   bool xnn = false;                         // XNN(fn)
+  bool xnn_never = false;                   // XNN_NEVER(why)
   bool tflm = false, tflm_rules = false;    // TFLM(types), TFLM_RULES(fn)
   bool armnn = false, armnn_rules = false;  // ARMNN(types), ARMNN_RULES(fn)
 };

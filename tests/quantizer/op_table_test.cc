@@ -89,6 +89,12 @@ std::vector<std::string> CheckOpTable(const std::vector<TableRow>& rows) {
     if (r.rules && r.quant == QuantColumn::kNone) {
       fail(r, "RULES on an op the quantizer never emits");
     }
+    // LiteRT's fast path: a row the quantizer can make integer says whether
+    // the XNNPACK delegate takes it (runtime/fast_path.h).
+    if (spec && !r.xnn && !r.xnn_never) {
+      fail(r, "Q without a fast-path statement: XNN(fn) or XNN_NEVER(why)");
+    }
+    if (r.xnn && r.xnn_never) fail(r, "both XNN and XNN_NEVER");
     if (r.tflm_rules && !r.tflm) fail(r, "TFLM_RULES without TFLM types");
     if (r.armnn_rules && !r.armnn) fail(r, "ARMNN_RULES without ARMNN types");
   }
@@ -139,6 +145,9 @@ TEST(OpTableTest, BrokenTableFailsEveryRule) {
       "WeightAxisDisagrees: Q's weight axis is not WEIGHTS' output-channel "
       "axis",
       "ClampReversed: CLAMP's lower bound is not below its upper bound",
+      "FastPathUnstated: Q without a fast-path statement: XNN(fn) or "
+      "XNN_NEVER(why)",
+      "FastPathTwice: both XNN and XNN_NEVER",
       "Fine: kind listed twice",
       "Fine: builtin code listed twice"};
   std::sort(problems.begin(), problems.end());

@@ -13,6 +13,8 @@
 #include "ir/clamp.h"
 #include "ir/op_kind.h"
 #include "quantizer/op_quant_spec.h"
+#include "runtime/fast_path.h"
+#include "tests/runtime/fast_path_cases.h"
 
 namespace qforge::ir {
 namespace {
@@ -165,6 +167,31 @@ TEST(OpTraitsTest, FlagsAgreeWithTheQuantizationSpec) {
       EXPECT_FALSE(spec.has_value()) << info.name;  // placed, not planned
     }
   }
+}
+
+// Every quantizable row with an XNN rule has a hand-derived pair of forms in
+// tests/runtime/fast_path_cases.h (FastPathTest.EveryRowWithARule runs
+// them); OpTableTest checks that each such row states XNN or XNN_NEVER.
+TEST(OpTraitsTest, EveryQuantizableRowWithAnXnnRuleHasACase) {
+  std::set<OpKind> with_case;
+  for (const auto& c : runtime::fast_path_cases::XnnRowCases()) {
+    with_case.insert(c.kind);
+  }
+  int rules = 0;
+  for (int k = 0; k < kNumOpKinds; ++k) {
+    const auto kind = static_cast<OpKind>(k);
+    if (!quantizer::GetOpQuantSpec(kind).has_value()) continue;
+    const bool rule = runtime::fast_path::XnnRuleOf(kind) != nullptr;
+    const bool never =
+        !std::string(runtime::fast_path::XnnNeverReason(kind)).empty();
+    EXPECT_NE(rule, never) << GetOpInfo(kind).name;
+    if (rule) {
+      ++rules;
+      EXPECT_EQ(with_case.count(kind), 1u)
+          << GetOpInfo(kind).name << " has no pair in fast_path_cases.h";
+    }
+  }
+  EXPECT_EQ(static_cast<size_t>(rules), with_case.size());
 }
 
 }  // namespace

@@ -12,44 +12,19 @@
 #include <utility>
 #include <vector>
 
+#include "ir/op_kind.h"
+#include "tests/runtime/fast_path_cases.h"
+
 namespace qforge::runtime {
 namespace {
 
 using legality::OpForm;
 using legality::TensorForm;
 
-TensorForm XnnF32(std::vector<int32_t> shape, bool constant = false) {
-  TensorForm t;
-  t.type = ir::DataType::kFloat32;
-  t.shape = std::move(shape);
-  t.constant = constant;
-  t.name = constant ? "c" : "x";
-  return t;
-}
-
-TensorForm XnnQ(ir::DataType type, float scale, int64_t zp,
-                std::vector<int32_t> shape, bool constant = false) {
-  TensorForm t = XnnF32(std::move(shape), constant);
-  t.type = type;
-  t.scales = {scale};
-  t.zero_points = {zp};
-  return t;
-}
-
-TensorForm XnnI8(float scale, std::vector<int32_t> shape = {1, 8, 8, 4}) {
-  return XnnQ(ir::DataType::kInt8, scale, 0, std::move(shape));
-}
-
-OpForm XnnOp(ir::OpKind kind, const char* name, std::vector<TensorForm> inputs,
-             std::vector<TensorForm> outputs, ir::Options options = {}) {
-  OpForm f;
-  f.kind = kind;
-  f.op_name = name;
-  f.options = std::move(options);
-  for (TensorForm& t : inputs) f.inputs.push_back(std::move(t));
-  f.outputs = std::move(outputs);
-  return f;
-}
+using fast_path_cases::XnnF32;
+using fast_path_cases::XnnI8;
+using fast_path_cases::XnnOp;
+using fast_path_cases::XnnQ;
 
 bool XnnFast(const OpForm& f) { return fast_path::XnnpackRefusal(f).empty(); }
 
@@ -262,6 +237,36 @@ TEST(FastPathTest, LeakyReluScaleWindows) {
   ir::LeakyReluOptions tiny{0.001f};  // 1 * 0.001 < 1/256
   EXPECT_FALSE(XnnFast(XnnOp(ir::OpKind::kLeakyRelu, "LEAKY_RELU",
                              {XnnI8(0.1f)}, {XnnI8(0.1f)}, tiny)));
+}
+
+TEST(FastPathTest, EveryRowWithARule) {
+  // One pair per quantizable row with an XNN rule (fast_path_cases.h): the
+  // form inside the delegate's condition is taken, the one outside is left
+  // to the builtin kernels for that condition.
+  for (const fast_path_cases::RowCase& c : fast_path_cases::XnnRowCases()) {
+    SCOPED_TRACE(c.taken.op_name + ": " + c.condition);
+    ASSERT_NE(fast_path::XnnRuleOf(c.kind), nullptr);
+    EXPECT_EQ(fast_path::XnnpackRefusal(c.taken), "");
+    const std::string why = fast_path::XnnpackRefusal(c.left);
+    EXPECT_NE(why.find(c.why), std::string::npos) << why;
+  }
+}
+
+TEST(FastPathTest, NeverDelegatedRowsSayWhy) {
+  // A row with XNN_NEVER has no rule, and the delegate's answer names the op
+  // (VisitNode's default case).
+  int never = 0;
+  for (int k = 0; k < ir::kNumOpKinds; ++k) {
+    const auto kind = static_cast<ir::OpKind>(k);
+    if (std::string(fast_path::XnnNeverReason(kind)).empty()) continue;
+    ++never;
+    EXPECT_EQ(fast_path::XnnRuleOf(kind), nullptr) << k;
+    const std::string name(ir::GetOpInfo(kind).name);
+    const std::string why = fast_path::XnnpackRefusal(
+        XnnOp(kind, name.c_str(), {XnnF32({1, 4})}, {XnnF32({1, 4})}));
+    EXPECT_NE(why.find("XNNPACK has no " + name), std::string::npos) << why;
+  }
+  EXPECT_GT(never, 0);
 }
 
 }  // namespace

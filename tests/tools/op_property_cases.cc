@@ -16,8 +16,15 @@
 //    "kept_float":[...], "detail":"..."}
 // "refused": the quantizer or qforge's own interpreter refused the case
 // (the reason is in "detail"); the runner counts those and fails on any
-// that is not a named legality refusal. Exit 0 unless a case could not be
-// written at all.
+// that is not a named legality refusal. Int8 CONV_2D, DEPTHWISE_CONV_2D,
+// FULLY_CONNECTED and ADD cases also carry the fast-path prediction
+// ("xnnpack": true when runtime/fast_path.h says LiteRT's XNNPACK delegate
+// takes the op, "xnnpack_refusal" otherwise) and the outputs of qforge run
+// with --arithmetic xnnpack (NNNNN_xnn_out_K.npy): XNNPACK and TFLite's
+// builtin kernels round some values of these ops differently, so LiteRT's
+// output can tell which ran. Exit 0 unless a case could not be written at
+// all.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -26,6 +33,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -38,407 +46,20 @@
 #include "formats/tflite_writer.h"
 #include "nlohmann/json.hpp"
 #include "quantizer/quantize.h"
+#include "runtime/fast_path.h"
 #include "runtime/interpreter.h"
+#include "runtime/legality.h"
 #include "tests/support/op_model.h"
+#include "tests/tools/op_property_rows.h"
 
 namespace qforge {
 namespace {
 
-using testing::OpModel;
-using F = ir::DataType;
-constexpr F kF32 = ir::DataType::kFloat32;
-
-class Gen {
- public:
-  explicit Gen(uint32_t seed) : rng_(seed) {}
-  std::mt19937& rng() { return rng_; }
-  double U(double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng_);
-  }
-  int I(int lo, int hi) {  // inclusive
-    return std::uniform_int_distribution<int>(lo, hi)(rng_);
-  }
-  bool P(double p) { return U(0, 1) < p; }
-  // A magnitude across 40 orders: 10^U(-20, 20).
-  float Mag() { return static_cast<float>(std::pow(10.0, U(-20, 20))); }
-
-  // A calibration range: ordinary ranges at any magnitude, one-sided,
-  // zero-width, sentinel-bounded and huge ones.
-  std::pair<float, float> Range() {
-    constexpr float kLowest = std::numeric_limits<float>::lowest();
-    constexpr float kMax = std::numeric_limits<float>::max();
-    const float m = Mag();
-    switch (I(0, 9)) {
-      case 0:
-        return {0.0f, m};
-      case 1:
-        return {-m, 0.0f};
-      case 2: {
-        const float c = P(0.5) ? 0.0f : static_cast<float>(U(-1, 1)) * m;
-        return {c, c};
-      }
-      case 3:
-        return {kLowest, P(0.5) ? 0.0f : m};  // masks: lowest() where padded
-      case 4:
-        return {P(0.5) ? -m : 0.0f, kMax};
-      case 5: {
-        const float h = static_cast<float>(std::pow(10.0, U(30, 38.5)));
-        return {-h, h};
-      }
-      case 6: {  // offset range, not containing 0
-        const float a = static_cast<float>(U(0.5, 4)) * m;
-        return P(0.5) ? std::pair<float, float>{a, 2 * a}
-                      : std::pair<float, float>{-2 * a, -a};
-      }
-      default: {
-        const float lo = -static_cast<float>(U(0, 1)) * m;
-        const float hi = static_cast<float>(U(0, 1)) * m;
-        return {lo, std::max(hi, lo)};
-      }
-    }
-  }
-
-  // Constant values: N(0, 1) x magnitude, sometimes with a zero channel,
-  // one huge value, or all equal.
-  std::vector<float> Values(size_t n) {
-    std::normal_distribution<float> d(0.0f, 1.0f);
-    const float m = Mag();
-    std::vector<float> v(n);
-    for (float& x : v) x = d(rng_) * m;
-    const int style = I(0, 7);
-    if (style == 0 && n > 0) v[I(0, static_cast<int>(n) - 1)] = 3e38f;
-    if (style == 1) {
-      const float c = d(rng_) * m;
-      for (float& x : v) x = c;
-    }
-    if (style == 2) {
-      for (size_t i = 0; i < n / 2; ++i) v[i] = 0.0f;
-    }
-    return v;
-  }
-
- private:
-  std::mt19937 rng_;
-};
-
-// A single-op float model; `act` lists its non-constant float tensors.
-struct Case {
-  std::string op;
-  OpModel m;
-};
-
-std::vector<int32_t> Shape4(Gen& g) {
-  return {1, g.I(1, 6), g.I(1, 6), g.I(1, 5)};
-}
-
-int In(OpModel& m, std::vector<int32_t> shape) {
-  return m.Input(kF32, std::move(shape));
-}
-int Out(OpModel& m, std::vector<int32_t> shape) {
-  return m.Output(kF32, std::move(shape));
-}
-int Const(Gen& g, OpModel& m, std::vector<int32_t> shape) {
-  size_t n = 1;
-  for (int32_t d : shape) n *= d;
-  return m.Constant<float>(std::move(shape), g.Values(n));
-}
-int Ints(OpModel& m, std::vector<int32_t> values) {
-  return m.Constant<int32_t>({static_cast<int32_t>(values.size())}, values);
-}
-
-ir::Activation Act(Gen& g) {
-  switch (g.I(0, 5)) {
-    case 0:
-      return ir::Activation::kRelu;
-    case 1:
-      return ir::Activation::kRelu6;
-    case 2:
-      return ir::Activation::kReluN1To1;
-    default:
-      return ir::Activation::kNone;
-  }
-}
-
-void Unary(Gen& g, Case& c, ir::OpKind kind, ir::Options options = {}) {
-  std::vector<int32_t> s =
-      g.P(0.5) ? Shape4(g) : std::vector<int32_t>{1, g.I(1, 40)};
-  const int x = In(c.m, s);
-  c.m.Op(kind, {x}, {Out(c.m, s)}, std::move(options));
-}
-
-// ADD / SUB / MUL / MAXIMUM / MINIMUM: the second operand is an activation
-// or a constant (often a scalar: epsilons, masks, scale factors).
-void Binary(Gen& g, Case& c, ir::OpKind kind, ir::Options options) {
-  const std::vector<int32_t> s = Shape4(g);
-  const int a = In(c.m, s);
-  int b;
-  if (g.P(0.5)) {
-    b = In(c.m, g.P(0.3) ? std::vector<int32_t>{1, 1, 1, s[3]} : s);
-  } else if (g.P(0.5)) {
-    const float eps = static_cast<float>(std::pow(10.0, g.U(-12, -4)));
-    const float v = g.P(0.7) ? eps : (g.P(0.5) ? -3.4e38f : g.Mag());
-    b = c.m.Constant<float>({1}, {v});
-  } else {
-    b = Const(g, c.m, {s[3]});
-  }
-  const int y = Out(c.m, s);
-  c.m.Op(kind,
-         g.P(0.5) ? std::vector<int32_t>{a, b} : std::vector<int32_t>{b, a},
-         {y}, std::move(options));
-}
-
-// Conv inputs {x, w} or {x, w, b}.
-std::vector<int32_t> Operands(int x, int w, int b) {
-  if (b < 0) return {x, w};
-  return {x, w, b};
-}
-
-void Conv(Gen& g, Case& c, bool depthwise) {
-  const int h = g.I(1, 6), w = g.I(1, 6), ci = g.I(1, 4);
-  const int kh = g.I(1, 3), kw = g.I(1, 3);
-  const int x = In(c.m, {1, h, w, ci});
-  const bool valid = g.P(0.5) && kh <= h && kw <= w;
-  const int oh = valid ? h - kh + 1 : h, ow = valid ? w - kw + 1 : w;
-  const ir::Padding pad = valid ? ir::Padding::kValid : ir::Padding::kSame;
-  if (depthwise) {
-    const int mult = g.I(1, 2);
-    const int co = ci * mult;
-    const int wt = Const(g, c.m, {1, kh, kw, co});
-    const int b = g.P(0.8) ? Const(g, c.m, {co}) : -1;
-    ir::DepthwiseConv2DOptions o;
-    o.padding = pad;
-    o.stride_w = o.stride_h = 1;
-    o.depth_multiplier = mult;
-    o.activation = Act(g);
-    // No bias: two inputs. LiteRT's float kernels refuse a -1 bias
-    // ("optional but was expected"), so a conv kept float would fail.
-    c.m.Op(ir::OpKind::kDepthwiseConv2D, Operands(x, wt, b),
-           {Out(c.m, {1, oh, ow, co})}, o);
-  } else {
-    const int co = g.I(1, 5);
-    const int wt = Const(g, c.m, {co, kh, kw, ci});
-    // LiteRT's float CONV_2D requires a bias (conv.cc: has_bias), and a
-    // conv kept float stays float.
-    const int b = Const(g, c.m, {co});
-    ir::Conv2DOptions o;
-    o.padding = pad;
-    o.stride_w = o.stride_h = 1;
-    o.activation = Act(g);
-    c.m.Op(ir::OpKind::kConv2D, Operands(x, wt, b), {Out(c.m, {1, oh, ow, co})},
-           o);
-  }
-}
-
-void FullyConnected(Gen& g, Case& c) {
-  const int n = g.I(1, 16), k = g.I(1, 8);
-  const int x = In(c.m, {1, n});
-  const int w = Const(g, c.m, {k, n});
-  const int b = g.P(0.8) ? Const(g, c.m, {k}) : -1;
-  ir::FullyConnectedOptions o;
-  o.activation = Act(g);
-  c.m.Op(ir::OpKind::kFullyConnected, {x, w, b}, {Out(c.m, {1, k})}, o);
-}
-
-void TransposeConv(Gen& g, Case& c) {
-  const int h = g.I(1, 4), w = g.I(1, 4), ci = g.I(1, 3), co = g.I(1, 3);
-  const int k = g.I(1, 3), stride = g.I(1, 2);
-  const int oh = h * stride, ow = w * stride;
-  const int shape = Ints(c.m, {1, oh, ow, co});
-  const int wt = Const(g, c.m, {co, k, k, ci});
-  const int x = In(c.m, {1, h, w, ci});
-  const int b = g.P(0.5) ? Const(g, c.m, {co}) : -1;
-  ir::TransposeConvOptions o;
-  o.padding = ir::Padding::kSame;
-  o.stride_w = o.stride_h = stride;
-  c.m.Op(ir::OpKind::kTransposeConv, {shape, wt, x, b},
-         {Out(c.m, {1, oh, ow, co})}, o);
-}
-
-void BatchMatMul(Gen& g, Case& c) {
-  const int m = g.I(1, 5), k = g.I(1, 6), n = g.I(1, 5);
-  const int a = In(c.m, {1, m, k});
-  const int b = g.P(0.5) ? In(c.m, {1, k, n}) : Const(g, c.m, {1, k, n});
-  c.m.Op(ir::OpKind::kBatchMatMul, {a, b}, {Out(c.m, {1, m, n})},
-         ir::BatchMatMulOptions{});
-}
-
-void Pool(Gen& g, Case& c, ir::OpKind kind) {
-  const int h = g.I(1, 6), w = g.I(1, 6), ch = g.I(1, 4);
-  const int f = g.I(1, std::min(3, std::min(h, w)));
-  const int x = In(c.m, {1, h, w, ch});
-  ir::Pool2DOptions o;
-  o.padding = ir::Padding::kValid;
-  o.stride_w = o.stride_h = 1;
-  o.filter_width = o.filter_height = f;
-  o.activation = Act(g);
-  c.m.Op(kind, {x}, {Out(c.m, {1, h - f + 1, w - f + 1, ch})}, o);
-}
-
-void Mean(Gen& g, Case& c) {
-  const std::vector<int32_t> s = Shape4(g);
-  const int x = In(c.m, s);
-  ir::ReducerOptions o;
-  o.keep_dims = true;
-  c.m.Op(ir::OpKind::kMean, {x, Ints(c.m, {1, 2})}, {Out(c.m, {1, 1, 1, s[3]})},
-         o);
-}
-
-void Concat(Gen& g, Case& c, bool pack) {
-  const int n = g.I(2, 3);
-  const std::vector<int32_t> s = {1, g.I(1, 4), g.I(1, 4)};
-  std::vector<int32_t> ins;
-  for (int i = 0; i < n; ++i) {
-    ins.push_back(g.P(0.8) ? In(c.m, s) : Const(g, c.m, s));
-  }
-  if (pack) {
-    ir::PackOptions o;
-    o.values_count = n;
-    o.axis = 0;
-    c.m.Op(ir::OpKind::kPack, ins, {Out(c.m, {n, 1, s[1], s[2]})}, o);
-  } else {
-    ir::ConcatenationOptions o;
-    o.axis = 2;
-    c.m.Op(ir::OpKind::kConcatenation, ins, {Out(c.m, {1, s[1], s[2] * n})}, o);
-  }
-}
-
-void Movement(Gen& g, Case& c, ir::OpKind kind) {
-  const int a = g.I(1, 4), b = g.I(1, 4), d = g.I(1, 4);
-  switch (kind) {
-    case ir::OpKind::kReshape: {
-      const int x = In(c.m, {1, a, b, d});
-      ir::ReshapeOptions o;
-      o.new_shape = {1, a * b * d};
-      c.m.Op(kind, {x, Ints(c.m, {1, a * b * d})}, {Out(c.m, {1, a * b * d})},
-             o);
-      return;
-    }
-    case ir::OpKind::kTranspose: {
-      const int x = In(c.m, {1, a, b, d});
-      c.m.Op(kind, {x, Ints(c.m, {0, 3, 1, 2})}, {Out(c.m, {1, d, a, b})});
-      return;
-    }
-    case ir::OpKind::kPad: {
-      const int x = In(c.m, {1, a, b, d});
-      const int pads = c.m.Constant<int32_t>({4, 2}, {0, 0, 1, 1, 0, 2, 0, 0});
-      c.m.Op(kind, {x, pads}, {Out(c.m, {1, a + 2, b + 2, d})});
-      return;
-    }
-    case ir::OpKind::kSlice: {
-      const int x = In(c.m, {1, a + 1, b, d});
-      c.m.Op(kind, {x, Ints(c.m, {0, 1, 0, 0}), Ints(c.m, {1, a, b, d})},
-             {Out(c.m, {1, a, b, d})});
-      return;
-    }
-    case ir::OpKind::kGather: {
-      const int x = In(c.m, {a + 1, b});
-      ir::GatherOptions o;
-      o.axis = 0;
-      c.m.Op(kind, {x, Ints(c.m, {a, 0})}, {Out(c.m, {2, b})}, o);
-      return;
-    }
-    case ir::OpKind::kSpaceToDepth: {
-      const int x = In(c.m, {1, 2 * a, 2 * b, d});
-      ir::BlockSizeOptions o;
-      o.block_size = 2;
-      o.is_space_to_depth = true;
-      c.m.Op(kind, {x}, {Out(c.m, {1, a, b, 4 * d})}, o);
-      return;
-    }
-    case ir::OpKind::kMatrixSetDiag: {
-      // d matrices of a x b; the diagonal an activation or a constant.
-      const int x = In(c.m, {d, a, b});
-      const std::vector<int32_t> ds = {d, std::min(a, b)};
-      const int diag = g.P(0.7) ? In(c.m, ds) : Const(g, c.m, ds);
-      c.m.Op(kind, {x, diag}, {Out(c.m, {d, a, b})});
-      return;
-    }
-    case ir::OpKind::kResizeBilinear:
-    case ir::OpKind::kResizeNearestNeighbor: {
-      const int x = In(c.m, {1, a, b, d});
-      ir::ResizeOptions o;
-      o.is_nearest = kind == ir::OpKind::kResizeNearestNeighbor;
-      o.half_pixel_centers = g.P(0.5);
-      c.m.Op(kind, {x, Ints(c.m, {2 * a, 2 * b})},
-             {Out(c.m, {1, 2 * a, 2 * b, d})}, o);
-      return;
-    }
-    default:
-      return;
-  }
-}
-
-using Builder = std::function<void(Gen&, Case&)>;
-
-struct OpRow {
-  const char* name;
-  Builder build;
-};
-
-std::vector<OpRow> Rows() {
-  using K = ir::OpKind;
-  auto unary = [](K k) { return [k](Gen& g, Case& c) { Unary(g, c, k); }; };
-  auto movement = [](K k) {
-    return [k](Gen& g, Case& c) { Movement(g, c, k); };
-  };
-  return {
-      {"CONV_2D", [](Gen& g, Case& c) { Conv(g, c, false); }},
-      {"DEPTHWISE_CONV_2D", [](Gen& g, Case& c) { Conv(g, c, true); }},
-      {"FULLY_CONNECTED", FullyConnected},
-      {"TRANSPOSE_CONV", TransposeConv},
-      {"BATCH_MATMUL", BatchMatMul},
-      {"ADD",
-       [](Gen& g, Case& c) {
-         Binary(g, c, K::kAdd, ir::AddSubOptions{Act(g), true, false});
-       }},
-      {"SUB",
-       [](Gen& g, Case& c) {
-         Binary(g, c, K::kSub, ir::AddSubOptions{Act(g), true, true});
-       }},
-      {"MUL",
-       [](Gen& g, Case& c) {
-         ir::ActivationOptions o;
-         o.activation = Act(g);
-         Binary(g, c, K::kMul, o);
-       }},
-      {"MAXIMUM", [](Gen& g, Case& c) { Binary(g, c, K::kMaximum, {}); }},
-      {"MINIMUM", [](Gen& g, Case& c) { Binary(g, c, K::kMinimum, {}); }},
-      {"MEAN", Mean},
-      {"RELU", unary(K::kRelu)},
-      {"RELU6", unary(K::kRelu6)},
-      {"RELU_N1_TO_1", unary(K::kReluN1To1)},
-      {"HARD_SWISH", unary(K::kHardSwish)},
-      {"LEAKY_RELU",
-       [](Gen& g, Case& c) {
-         ir::LeakyReluOptions o;
-         o.alpha = static_cast<float>(g.U(0.0, 1.0));
-         Unary(g, c, K::kLeakyRelu, o);
-       }},
-      {"RSQRT", unary(K::kRsqrt)},
-      {"LOGISTIC", unary(K::kLogistic)},
-      {"TANH", unary(K::kTanh)},
-      {"SOFTMAX",
-       [](Gen& g, Case& c) {
-         ir::SoftmaxOptions o;
-         o.beta = static_cast<float>(std::pow(10.0, g.U(-2, 2)));
-         Unary(g, c, K::kSoftmax, o);
-       }},
-      {"AVERAGE_POOL_2D",
-       [](Gen& g, Case& c) { Pool(g, c, K::kAveragePool2D); }},
-      {"MAX_POOL_2D", [](Gen& g, Case& c) { Pool(g, c, K::kMaxPool2D); }},
-      {"CONCATENATION", [](Gen& g, Case& c) { Concat(g, c, false); }},
-      {"PACK", [](Gen& g, Case& c) { Concat(g, c, true); }},
-      {"RESHAPE", movement(K::kReshape)},
-      {"TRANSPOSE", movement(K::kTranspose)},
-      {"PAD", movement(K::kPad)},
-      {"SLICE", movement(K::kSlice)},
-      {"GATHER", movement(K::kGather)},
-      {"SPACE_TO_DEPTH", movement(K::kSpaceToDepth)},
-      {"RESIZE_BILINEAR", movement(K::kResizeBilinear)},
-      {"RESIZE_NEAREST_NEIGHBOR", movement(K::kResizeNearestNeighbor)},
-      {"MATRIX_SET_DIAG", movement(K::kMatrixSetDiag)},
-  };
-}
+using op_property::Case;
+using op_property::Gen;
+using op_property::OpRow;
+using op_property::Rows;
+constexpr ir::DataType kF32 = ir::DataType::kFloat32;
 
 // Calibration statistics with a random range for every non-constant float
 // tensor of subgraph 0.
@@ -462,6 +83,57 @@ calibration::StatsFile RandomStats(Gen& g, const ir::Model& model) {
     stats.tensors.push_back(std::move(s));
   }
   return stats;
+}
+
+// Plain rows: the outputs' ranges cover what the float model computes on 8
+// random samples within the inputs' ranges (as a trained model's
+// calibration would), rounded up to a power-of-two scale, so that the
+// outputs use their integer range instead of saturating or sitting at the
+// zero point.
+absl::Status CalibrateOutputs(Gen& g, const ir::Model& model,
+                              calibration::StatsFile* stats) {
+  const ir::Subgraph& sg = model.subgraphs[0];
+  auto stat_of = [&](int32_t tensor) -> calibration::TensorStats* {
+    for (calibration::TensorStats& s : stats->tensors) {
+      if (s.tensor == tensor) return &s;
+    }
+    return nullptr;
+  };
+  runtime::InterpreterOptions io;
+  io.threads = 1;
+  ASSIGN_OR_RETURN(std::unique_ptr<runtime::Interpreter> interp,
+                   runtime::Interpreter::Create(model, io));
+  std::vector<float> lo(sg.outputs.size(), 0.0f), hi(sg.outputs.size(), 0.0f);
+  for (int sample = 0; sample < 8; ++sample) {
+    std::vector<ir::HostTensor> inputs;
+    for (int32_t in : sg.inputs) {
+      const ir::Tensor& t = sg.tensors[in];
+      const calibration::TensorStats* s = stat_of(in);
+      ir::HostTensor h(t.type,
+                       std::vector<int64_t>(t.shape.begin(), t.shape.end()));
+      for (float& v : h.Flat<float>()) {
+        v = s != nullptr ? static_cast<float>(g.U(s->min, s->max)) : 0.0f;
+      }
+      inputs.push_back(std::move(h));
+    }
+    RETURN_IF_ERROR(interp->Run(inputs));
+    for (int k = 0; k < interp->num_outputs(); ++k) {
+      const ir::HostTensor out = interp->OutputHost(k);
+      for (float v : out.Flat<float>()) {
+        lo[k] = std::min(lo[k], v);
+        hi[k] = std::max(hi[k], v);
+      }
+    }
+  }
+  for (size_t k = 0; k < sg.outputs.size(); ++k) {
+    if (calibration::TensorStats* s = stat_of(sg.outputs[k]); s != nullptr) {
+      const float top = std::max(-lo[k], hi[k]) / 127.0f;
+      const int e =
+          top > 0.0f ? static_cast<int>(std::ceil(std::log2(top))) : -8;
+      std::tie(s->min, s->max) = Gen::Pow2Range(std::ldexp(1.0f, e));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // Random inputs of the quantized model's input types.
@@ -495,17 +167,61 @@ absl::Status WriteNpy(const ir::HostTensor& t, const std::string& path) {
   return WriteFileAtomic(path, absl::Span<const uint8_t>(bytes));
 }
 
+// The ops whose int8 forms XNNPACK and TFLite's builtin kernels round
+// differently, each reproduced bit-exactly by one --arithmetic.
+bool RoundsByPath(ir::OpKind kind) {
+  return kind == ir::OpKind::kConv2D || kind == ir::OpKind::kDepthwiseConv2D ||
+         kind == ir::OpKind::kFullyConnected || kind == ir::OpKind::kAdd;
+}
+
+// For a single int8 op of RoundsByPath: the fast-path prediction in `line`
+// and qforge's outputs under --arithmetic xnnpack.
+absl::Status FastPathPrediction(const ir::Model& model,
+                                const std::vector<ir::HostTensor>& inputs,
+                                const std::string& dir, const std::string& id,
+                                nlohmann::json* line) {
+  const ir::Subgraph& sg = model.subgraphs[0];
+  const ir::Operator* op = nullptr;
+  for (const ir::Operator& o : sg.operators) {
+    if (!RoundsByPath(o.kind)) continue;
+    if (op != nullptr) return absl::OkStatus();  // not a single op
+    op = &o;
+  }
+  if (op == nullptr || op->outputs.empty() ||
+      sg.tensors[op->outputs[0]].type != ir::DataType::kInt8) {
+    return absl::OkStatus();
+  }
+  const std::string refusal = runtime::fast_path::XnnpackRefusal(
+      runtime::legality::FormOf(model, sg, *op));
+  runtime::InterpreterOptions io;
+  io.threads = 1;
+  io.numerics.arithmetic = numerics::Arithmetic::kXnnpack;
+  ASSIGN_OR_RETURN(std::unique_ptr<runtime::Interpreter> interp,
+                   runtime::Interpreter::Create(model, io));
+  if (!interp->Run(inputs).ok()) return absl::OkStatus();
+  for (int k = 0; k < interp->num_outputs(); ++k) {
+    RETURN_IF_ERROR(
+        WriteNpy(interp->OutputHost(k),
+                 absl::StrCat(dir, "/", id, "_xnn_out_", k, ".npy")));
+  }
+  (*line)["xnnpack"] = refusal.empty();
+  if (!refusal.empty()) (*line)["xnnpack_refusal"] = refusal;
+  return absl::OkStatus();
+}
+
 absl::StatusOr<nlohmann::json> OneCase(Gen& g, const OpRow& row,
                                        quantizer::Scheme scheme,
                                        const std::string& dir,
                                        const std::string& id) {
   Case c;
   c.op = row.name;
+  g.set_plain(row.plain);
   row.build(g, c);
   nlohmann::json line = {{"case", id},
                          {"op", row.name},
                          {"scheme", quantizer::SchemeName(scheme)}};
-  const calibration::StatsFile stats = RandomStats(g, c.m.model());
+  calibration::StatsFile stats = RandomStats(g, c.m.model());
+  if (row.plain) RETURN_IF_ERROR(CalibrateOutputs(g, c.m.model(), &stats));
   nlohmann::json ranges = nlohmann::json::array();
   for (const calibration::TensorStats& s : stats.tensors) {
     ranges.push_back({s.name, s.min, s.max});
@@ -552,6 +268,7 @@ absl::StatusOr<nlohmann::json> OneCase(Gen& g, const OpRow& row,
                              absl::StrCat(dir, "/", id, "_out_", k, ".npy")));
   }
   line["status"] = "ok";
+  RETURN_IF_ERROR(FastPathPrediction(r->model, inputs, dir, id, &line));
   return line;
 }
 
