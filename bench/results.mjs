@@ -127,7 +127,7 @@ const figures = {
     return `On the ${target.models.length} corpus models int8 serves worst ` +
       `(int8 ${Math.min(...target.models.map((m) => num(m.schemes.int8.sqnr_db))).toFixed(1)}` +
       ` to ${Math.max(...target.models.map((m) => num(m.schemes.int8.sqnr_db))).toFixed(1)} dB), ` +
-      `\`--target-sqnr 30 --optimize accuracy\` meets the target on ${met.length}, ` +
+      `\`${target.args ?? '--target-sqnr 30'}\` meets the target on ${met.length}, ` +
       `${db(Math.min(...evalDb))} to ${db(Math.max(...evalDb))} dB on held-out samples, ` +
       `${smaller.length} of them smaller than the float16 model`;
   },
