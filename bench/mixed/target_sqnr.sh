@@ -24,7 +24,9 @@ qforge=$PWD/build/cmd/qforge
 corpus=$(cd ../shared/corpus && pwd)
 search="--target-sqnr 30 --target-steps $steps"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# KEEP=1 keeps the work folder (quantized models, timings) and says where.
+if [ -n "${KEEP:-}" ]; then echo "target_sqnr: work folder $work" >&2
+else trap 'rm -rf "$work"' EXIT; fi
 bash bench/quant_eval/run.sh --schemes float16,int8,int16x8 --filter "$filter" \
   --variant old="$search" --variant-qforge old="$old" \
   --variant new="$search" --variant tflm="--runtime tflm $search" \
