@@ -14,6 +14,7 @@
 #include "formats/tflite_writer.h"
 #include "pipeline/trials.h"
 #include "quantizer/folded_model.h"
+#include "quantizer/op_quant_spec.h"
 #include "quantizer/plan.h"
 #include "quantizer/quantize.h"
 #include "report/report.h"
@@ -299,7 +300,28 @@ absl::StatusOr<Search::Rung> Search::Climb(
     const std::string& from, const std::string& to,
     std::vector<quantizer::PrecisionRule>& chosen, Trial& best,
     SearchOutcome& out) {
-  const std::vector<int> order = Ranking(best, from);
+  std::vector<int> order = Ranking(best, from);
+  // On a runtime without float ops (tflm), an op with no int16 form there
+  // (PRELU in qforge, RESIZE_BILINEAR in TFLM) raised to int16 would fall
+  // to float, which that runtime refuses: it stays at `from`.
+  if (to == "int16" && !runtime::RunsFloatOps(base_.runtime)) {
+    const ir::Subgraph& fsg = folded_.model().subgraphs[0];
+    order.erase(
+        std::remove_if(order.begin(), order.end(),
+                       [&](int op) {
+                         if (static_cast<size_t>(op) >= fsg.operators.size()) {
+                           return false;
+                         }
+                         const ir::OpKind kind =
+                             fsg.operators[static_cast<size_t>(op)].kind;
+                         const std::optional<quantizer::OpQuantSpec> spec =
+                             quantizer::GetOpQuantSpec(kind);
+                         return !spec.has_value() || !spec->int16 ||
+                                !runtime::HasKernel(base_.runtime, kind,
+                                                    ir::DataType::kInt16);
+                       }),
+        order.end());
+  }
   if (order.empty()) return Rung::kNotMet;
   auto with = [&](size_t k) {
     std::vector<quantizer::PrecisionRule> rules = chosen;

@@ -206,6 +206,14 @@ bool NeedsBias(Runtime runtime, ir::OpKind kind) {
          info.weight_layout != ir::WeightLayout::kTransposeConv;
 }
 
+bool HasKernel(Runtime runtime, ir::OpKind kind, ir::DataType activation) {
+  if (runtime == Runtime::kLitert) return true;
+  const KernelRow& row = RowOf(runtime, kind);
+  TensorForm t;
+  t.type = activation;
+  return row.present && (row.types & TypeBit(t)) != 0;
+}
+
 bool TakesFloat16Weights(Runtime runtime) {
   return runtime == Runtime::kLitert;
 }

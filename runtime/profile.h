@@ -50,6 +50,10 @@ std::vector<std::string> PrecisionLadder(Runtime runtime);
 
 // Whether `runtime` is given float ops inside an integer graph.
 bool RunsFloatOps(Runtime runtime);
+// Whether `runtime` has a `kind` kernel for `activation` activations (its
+// TFLM / ARMNN trait); always true for litert, whose limits are LiteRT's
+// own (runtime/legality.h).
+bool HasKernel(Runtime runtime, ir::OpKind kind, ir::DataType activation);
 // Whether `runtime` takes float16 constants behind DEQUANTIZE.
 bool TakesFloat16Weights(Runtime runtime);
 

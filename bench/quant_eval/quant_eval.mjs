@@ -38,7 +38,7 @@ import { writeWithLogits } from './expose.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const SCHEMES = ['int8', 'int16x8', 'dynamic', 'float16'];
-const USAGE = 'usage: node bench/quant_eval/quant_eval.mjs [--quick] [--qforge BIN] [--make-inputs BIN] [--corpus DIR] [--schemes LIST] [--method M] [--histogram-stride N] [--filter REGEX] [--jobs N] [--timeout S] [--out DIR] [--work DIR] [--keep] [--swap-halves]';
+const USAGE = 'usage: node bench/quant_eval/quant_eval.mjs [--quick] [--qforge BIN] [--make-inputs BIN] [--corpus DIR] [--schemes LIST] [--method M] [--histogram-stride N] [--filter REGEX] [--variant NAME=OPTIONS] [--variant-qforge NAME=BIN] [--jobs N] [--timeout S] [--out DIR] [--work DIR] [--keep] [--swap-halves]';
 
 function usage(msg) {
   process.stderr.write(`quant_eval: ${msg}\n${USAGE}\n`);
@@ -46,7 +46,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const a = { qforge: path.join(root, 'build/cmd/qforge'), corpus: path.resolve(root, '../shared/corpus'), jobs: Math.min(2, os.cpus().length), timeout: 180, out: here, variants: [], variantThreads: 1 };
+  const a = { qforge: path.join(root, 'build/cmd/qforge'), corpus: path.resolve(root, '../shared/corpus'), jobs: Math.min(2, os.cpus().length), timeout: 180, out: here, variants: [], variantQforge: {}, variantThreads: 1 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${k} needs a value`));
@@ -57,6 +57,9 @@ function parseArgs(argv) {
     else if (k === '--schemes') a.schemes = value().split(',').filter(Boolean);
     // --variant NAME='--equalize --adaround': int8 with these options too.
     else if (k === '--variant') { const v = value(); const i = v.indexOf('='); if (i <= 0) usage(`--variant ${v}: expected NAME=OPTIONS`); a.variants.push([v.slice(0, i), v.slice(i + 1).split(' ').filter(Boolean)]); }
+    // --variant-qforge NAME=BIN: run variant NAME with another qforge binary
+    // (an older build, for before/after tables).
+    else if (k === '--variant-qforge') { const v = value(); const i = v.indexOf('='); if (i <= 0) usage(`--variant-qforge ${v}: expected NAME=BIN`); a.variantQforge[v.slice(0, i)] = path.resolve(v.slice(i + 1)); }
     else if (k === '--variant-threads') a.variantThreads = Number(value());
     else if (k === '--method') a.method = value();
     else if (k === '--histogram-stride') a.histogramStride = Number(value());
@@ -282,8 +285,9 @@ async function evalModel(m, runner, a, work) {
     res.schemes[key] = r;
     const out = path.join(workDir, `${m.id}.${name}.tflite`);
     const recipe = `${out}.recipe.json`;
-    const q = await quantize(a.qforge, modelPath, null, out, { scheme: 'int8', method: a.method, timeoutMs: a.timeout * 1000, extra: [...calibData, '--threads', String(a.variantThreads), '--save-recipe', recipe, ...extra] });
+    const q = await quantize(a.variantQforge[name] ?? a.qforge, modelPath, null, out, { scheme: 'int8', method: a.method, timeoutMs: a.timeout * 1000, extra: [...calibData, '--threads', String(a.variantThreads), '--save-recipe', recipe, ...extra] });
     r.quantize = { ok: q.ok, ms: q.ms, code: q.code, error: q.ok ? undefined : q.message };
+    if (!q.ok && q.stderr) r.quantize.stderr_tail = q.stderr.trim().split('\n').slice(-12).join('\n');
     // --target-sqnr's result on its check samples (every 4th calibration sample).
     const t = /target-sqnr: (-?[\d.]+|inf) dB >= [\d.]+ on (\d+) check samples.* after raising (\d+) ops/.exec(q.stderr ?? '');
     if (t) r.target = { check_db: Number(t[1]), check_samples: Number(t[2]), raised: Number(t[3]) };
@@ -346,6 +350,13 @@ async function main() {
     fs.copyFileSync(a[k], copy);
     fs.chmodSync(copy, 0o755);
     a[k] = copy;
+  }
+  for (const [name, bin] of Object.entries(a.variantQforge)) {
+    if (!fs.existsSync(bin)) usage(`--variant-qforge ${name}: ${bin} does not exist`);
+    const copy = path.join(work, 'bin', `qforge.${name}.copy`);
+    fs.copyFileSync(bin, copy);
+    fs.chmodSync(copy, 0o755);
+    a.variantQforge[name] = copy;
   }
   let models = MODELS.filter((m) => (!a.quick || m.starter) && (!a.filter || a.filter.test(m.id) || a.filter.test(m.model)));
   if (!models.length) usage('no model matches');

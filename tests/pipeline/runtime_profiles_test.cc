@@ -4,13 +4,18 @@
 // latency model's reading of the written model.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "base/exit_codes.h"
+#include "formats/data/npy.h"
+#include "formats/tflite_writer.h"
+#include "ir/host_tensor.h"
 #include "ir/model.h"
 #include "pipeline/quantize.h"
 #include "runtime/latency.h"
+#include "tests/support/op_model.h"
 #include "tests/support/test_paths.h"
 
 namespace qforge {
@@ -118,6 +123,54 @@ TEST(RuntimeProfilesTest, TflmRefusesAnOpThatStaysFloat) {
   // Without a target the same model quantizes, LOG kept float.
   job.runtime = "litert";
   EXPECT_TRUE(pipeline::RunQuantizeJob(job, pipeline::Hooks{}).ok());
+}
+
+void WriteFile(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+}
+
+// x[1,4,4,2] -> CONV_2D 1x1 -> PRELU -> y, and 16 samples of x.
+void WriteConvPrelu(const std::string& model, const std::string& data) {
+  testing::OpModel m;
+  const int x = m.Input(ir::DataType::kFloat32, {1, 4, 4, 2}, "x");
+  const int w = m.Constant<float>({2, 1, 1, 2}, {0.9f, -0.4f, 0.3f, 1.1f}, "w");
+  const int b = m.Constant<float>({2}, {0.05f, -0.1f}, "b");
+  const int c = m.Tensor(ir::DataType::kFloat32, {1, 4, 4, 2}, "conv");
+  ir::Conv2DOptions conv;
+  conv.stride_w = conv.stride_h = 1;
+  m.Op(ir::OpKind::kConv2D, {x, w, b}, {c}, conv);
+  const int alpha = m.Constant<float>({1, 1, 2}, {0.25f, 0.1f}, "alpha");
+  const int y = m.Output(ir::DataType::kFloat32, {1, 4, 4, 2}, "y");
+  m.Op(ir::OpKind::kPrelu, {c, alpha}, {y});
+  WriteFile(model, *formats::SerializeTflite(m.model()));
+  std::vector<float> v(16 * 4 * 4 * 2);
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = static_cast<float>((i * 37) % 101) / 25.0f - 2.0f;
+  }
+  WriteFile(data,
+            *formats::WriteNpy(testing::MakeTensor<float>({16, 4, 4, 2}, v)));
+}
+
+// TFLM's ladder is int8 -> int16x8: an op with no int16 form (PRELU in
+// qforge) stays int8 instead of falling to float, which TFLM cannot run.
+// An unreachable target is then exit 4 (not met), not exit 3.
+TEST(RuntimeProfilesTest, TflmTargetSqnrLeavesOpsWithoutInt16FormInt8) {
+  const std::string dir = testing::MakeTempDir();
+  pipeline::QuantizeJob job;
+  job.model = dir + "/conv_prelu.tflite";
+  WriteConvPrelu(job.model, dir + "/x.npy");
+  job.data.specs = {dir + "/x.npy"};
+  job.runtime = "tflm";
+  job.output = dir + "/q.tflite";
+  job.target.sqnr = 200;
+  absl::StatusOr<pipeline::QuantizeOutcome> o =
+      pipeline::RunQuantizeJob(job, pipeline::Hooks{});
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(ExitCodeFor(o.status()), kExitAccuracyBound) << o.status();
+  EXPECT_NE(o.status().message().find("not met"), std::string::npos)
+      << o.status();
 }
 
 TEST(RuntimeProfilesTest, ArmnnPerTensorFullyConnectedWithBiases) {
