@@ -61,6 +61,14 @@ absl::StatusOr<ReportData> OpenReportData(const ir::Model& float_model,
   return ReportData{std::move(*source), for_quant_model};
 }
 
+report::ReportOptions OptionsFor(const ReportRun& run, const ReportData& d) {
+  report::ReportOptions options;
+  options.threads = run.threads;
+  options.numerics = run.numerics;
+  options.data_for_quant_model = d.for_quant_model;
+  return options;
+}
+
 }  // namespace
 
 absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
@@ -70,10 +78,7 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
                                           const Hooks& hooks) {
   ASSIGN_OR_RETURN(ReportData d,
                    OpenReportData(float_model, quant_model, data, run, hooks));
-  report::ReportOptions options;
-  options.threads = run.threads;
-  options.numerics = run.numerics;
-  options.data_for_quant_model = d.for_quant_model;
+  report::ReportOptions options = OptionsFor(run, d);
   options.progress = hooks.Progress("report");
   absl::StatusOr<report::Report> r =
       report::BuildReport(float_model, quant_model, d.source, options);
@@ -97,10 +102,7 @@ absl::StatusOr<report::PartialReport> MakePartialReport(
     int shard_count, const Hooks& hooks) {
   ASSIGN_OR_RETURN(ReportData d,
                    OpenReportData(float_model, quant_model, data, run, hooks));
-  report::ReportOptions options;
-  options.threads = run.threads;
-  options.numerics = run.numerics;
-  options.data_for_quant_model = d.for_quant_model;
+  report::ReportOptions options = OptionsFor(run, d);
   options.shard_index = shard_index;
   options.shard_count = shard_count;
   options.progress = hooks.Progress("report");
