@@ -93,6 +93,16 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
                  l.float_ms, l.quantized_ms, l.xnnpack_ops, l.ops,
                  l.partitions);
     PrintGrouped("builtin kernels", l.off_fast_path);
+    if (l.quantized_ms > l.float_ms) {
+      // Users quantize for speed as often as for size: say when the model
+      // written is not expected to deliver it.
+      std::fprintf(stderr,
+                   "  note: estimated slower than the float model in LiteRT "
+                   "(%.2fx: the QUANTIZE/DEQUANTIZE around float ops, or the "
+                   "ops in the builtin kernels); --scheme float16 halves the "
+                   "size at float speed\n",
+                   l.quantized_ms / l.float_ms);
+    }
   }
   PrintRuntimeProblems(o);
 }

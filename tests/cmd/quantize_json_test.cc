@@ -138,6 +138,14 @@ void ExpectSummaryMatches(const std::string& err, const json& j) {
   }
   EXPECT_EQ(CountLines(err, "  builtin kernels: "),
             static_cast<int>(groups.size()));
+  // The summary warns exactly when the model written is estimated slower
+  // than the float model (palm_detection int16x8: its reference kernels).
+  EXPECT_EQ(CountLines(err, "  note: estimated slower than the float model"),
+            l["estimated_quantized_ms"].get<double>() >
+                    l["estimated_float_ms"].get<double>()
+                ? 1
+                : 0)
+      << err;
 }
 
 TEST(QuantizeJsonTest, CnnJsonIsTheSummary) {
@@ -239,7 +247,8 @@ TEST(QuantizeJsonTest, NeverOverAnInputOrAnotherOutput) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/q.tflite"));
   // A --data file.
   const std::string digit = dir + "/0.png";
-  std::filesystem::copy_file(testing::TestDataDir() + "/mnist/sample0.png", digit);
+  std::filesystem::copy_file(testing::TestDataDir() + "/mnist/sample0.png",
+                             digit);
   const std::string before = testing::ReadText(digit);
   r = RunCommand(QforgeBinary() + " quantize " + testing::TestDataDir() +
                  "/models/conv_fc_mnist.tflite --data " + digit +
@@ -275,6 +284,10 @@ TEST(QuantizeJsonTest, PalmDetection) {
     const json j = json::parse(r.out);
     ExpectSummaryMatches(r.err, j);
     EXPECT_EQ(j["scheme"], scheme);
+    // int16x8 runs in LiteRT's reference kernels, int8 on XNNPACK.
+    EXPECT_EQ(r.err.find("note: estimated slower") != std::string::npos,
+              std::string(scheme) == "int16x8")
+        << r.err;
     const json& off = j["latency"]["off_fast_path"];
     if (std::string(scheme) == "int16x8") {
       ASSERT_FALSE(off.empty());
