@@ -93,8 +93,21 @@ std::vector<int32_t> ZeroPointTimesWeightWithBias(const RtTensor* weights,
   return out;
 }
 
-void Decompose(float real, int32_t* mult, int* shift) {
+// A rescale factor as multiplier and shift. Factors of 2^31 and more (or
+// not finite) come from absurd scales: the shift would pass 30, where the
+// fixed-point multiply is undefined.
+absl::Status Decompose(const OpContext& ctx, float real, const char* what,
+                       int32_t* mult, int* shift) {
+  if (!std::isfinite(real)) {
+    return ctx.Error(absl::StrCat("the ", what, " rescale factor is ", real,
+                                  "; the scales must give a finite one"));
+  }
   numerics::QuantizeMultiplier(static_cast<double>(real), mult, shift);
+  if (*shift > 30) {
+    return ctx.Error(absl::StrCat("the ", what, " rescale factor ", real,
+                                  " is out of range (at most 2^31)"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -262,24 +275,28 @@ absl::Status PrepareCell(OpContext& ctx, const LstmSequence& layout) {
     RETURN_IF_ERROR(ScaleOf(ctx, w_in[g], "input weights", &w_in_scale));
     RETURN_IF_ERROR(ScaleOf(ctx, w_rec[g], "recurrent weights", &w_rec_scale));
     // Float arithmetic, as TFLite's float locals.
-    Decompose(w_in_scale * in_q.scale / gate_scale[g], &p.input_mult,
-              &p.input_shift);
-    Decompose(w_rec_scale * state_q.scale / gate_scale[g], &p.recurrent_mult,
-              &p.recurrent_shift);
+    RETURN_IF_ERROR(Decompose(ctx, w_in_scale * in_q.scale / gate_scale[g],
+                              "input", &p.input_mult, &p.input_shift));
+    RETURN_IF_ERROR(Decompose(ctx, w_rec_scale * state_q.scale / gate_scale[g],
+                              "recurrent", &p.recurrent_mult,
+                              &p.recurrent_shift));
     if (s.use_peephole && peep[g] >= 0) {
       float w_cell_scale;
       RETURN_IF_ERROR(ScaleOf(ctx, peep[g], "peephole weights", &w_cell_scale));
       // std::pow returns double: double maths, stored as float.
-      Decompose(static_cast<float>(std::pow(2, s.cell_scale) * w_cell_scale /
-                                   gate_scale[g]),
-                &p.cell_mult, &p.cell_shift);
+      RETURN_IF_ERROR(
+          Decompose(ctx,
+                    static_cast<float>(std::pow(2, s.cell_scale) *
+                                       w_cell_scale / gate_scale[g]),
+                    "peephole", &p.cell_mult, &p.cell_shift));
     }
     float ln_scale = 1.0f;
     if (s.use_layer_norm) {
       RETURN_IF_ERROR(
           ScaleOf(ctx, ln[g], "layer-norm coefficients", &ln_scale));
     }
-    Decompose(ln_scale, &p.ln_mult, &p.ln_shift);
+    RETURN_IF_ERROR(
+        Decompose(ctx, ln_scale, "layer-norm", &p.ln_mult, &p.ln_shift));
     p.variance_guard =
         std::max(1, static_cast<int32_t>(10000 * ln_scale));  // float maths
     const RtTensor* gate_bias = s.use_layer_norm ? nullptr : ctx.input(bias[g]);
@@ -288,15 +305,16 @@ absl::Status PrepareCell(OpContext& ctx, const LstmSequence& layout) {
     p.recurrent_bias = ZeroPointTimesWeightWithBias(
         ctx.input(w_rec[g]), nullptr, -state_q.zero_point);
   }
-  Decompose(
+  RETURN_IF_ERROR(Decompose(
+      ctx,
       static_cast<float>(std::pow(2, -15) / hidden_scale * std::pow(2, -15)),
-      &s.hidden_mult, &s.hidden_shift);
+      "hidden state", &s.hidden_mult, &s.hidden_shift));
   if (s.use_projection) {
     float proj_scale;
     RETURN_IF_ERROR(
         ScaleOf(ctx, kProjectionWeights, "projection_weights", &proj_scale));
-    Decompose(proj_scale * hidden_scale / state_q.scale, &s.proj_mult,
-              &s.proj_shift);
+    RETURN_IF_ERROR(Decompose(ctx, proj_scale * hidden_scale / state_q.scale,
+                              "projection", &s.proj_mult, &s.proj_shift));
     s.proj_bias = ZeroPointTimesWeightWithBias(
         ctx.input(kProjectionWeights), ctx.input(kProjectionBias), s.hidden_zp);
   }
