@@ -2,7 +2,8 @@
 // model the corpus quantize sweep wrote (float_vs_litert.mjs --quantize
 // --keep DIR --json FILE) is quantized again by another qforge binary on the
 // same inputs and its SHA-256 compared with the kept file's; with
-// --hashes OUT the list "sha256  model scheme" is written.
+// --hashes OUT the list "sha256  model scheme" of this binary's outputs is
+// written (a baseline for the next change).
 //   node identity.mjs --qforge BIN --keep DIR --json FILE [--corpus DIR]
 //        [--hashes OUT] [--jobs N]
 // Exit 1 when any output differs or is no longer written.
@@ -65,7 +66,7 @@ async function one(j, k) {
   }
   const got = sha(out);
   fs.rmSync(out);
-  lines[k] = `${want}  ${j.model} ${j.scheme}`;
+  lines[k] = `${got}  ${j.model} ${j.scheme}`;
   if (got !== want) {
     differ++;
     console.log(`DIFFER ${j.model} ${j.scheme}`);
