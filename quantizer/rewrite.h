@@ -10,8 +10,8 @@
 
 #include "absl/status/status.h"
 #include "ir/model.h"
-#include "quantizer/plan.h"
 #include "quantizer/options.h"
+#include "quantizer/plan.h"
 
 namespace qforge::quantizer {
 

@@ -22,8 +22,8 @@
 #include "ir/model.h"
 #include "numerics/modes.h"
 #include "report/metrics.h"
-#include "report/runtime_section.h"
 #include "report/report_sums.h"
+#include "report/runtime_section.h"
 
 namespace qforge::report {
 

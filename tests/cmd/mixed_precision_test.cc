@@ -232,8 +232,7 @@ TEST(MixedPrecisionTest, TargetSqnrWithRecoveryRestoresFloatWeights) {
       Quantize("--target-sqnr 200 --target-steps 64 --bias-correction -o " +
                dir + "/t.tflite --save-recipe " + dir + "/t.json"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("op 3 FULLY_CONNECTED -> float32"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("op 3 FULLY_CONNECTED -> float32"), std::string::npos)
       << r.err;
   const nlohmann::json recipe =
       nlohmann::json::parse(testing::ReadText(dir + "/t.json"));
