@@ -178,6 +178,12 @@ class Search {
   // --max-float-ops, --max-latency-ratio); else which one it breaks,
   // raising `label`.
   std::string Bound(const Trial& t, const std::string& label) const;
+  // litert: when `best` is estimated slower than the float model, or does
+  // not meet the target, tries every op in float (float16 weights where
+  // it has them) and takes it if it meets the target within the bounds
+  // and is estimated faster; then the plan is that one step. Returns
+  // whether the plan in `best` meets the target.
+  absl::StatusOr<bool> WholeFloat(Trial& best, bool met, SearchOutcome& out);
 
   const ir::Model& model_;
   const ir::Model& work_;
@@ -466,9 +472,74 @@ Search::Step Search::FloatStep(const Trial& t) const {
   return {};
 }
 
+absl::StatusOr<bool> Search::WholeFloat(Trial& best, bool met,
+                                        SearchOutcome& out) {
+  if (base_.runtime != runtime::Runtime::kLitert || !search_.whole_float ||
+      (met && best.latency_ms <= float_latency_ms_)) {
+    return met;
+  }
+  const Choices& choices = best.result.op_choices;
+  std::vector<quantizer::PrecisionRule> rules;
+  std::vector<PlanRow> rows;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    // Every op gets a rule: the steps that raised ops before are not part
+    // of this trial. "float" is an op float whatever the plan (the
+    // fast-path plan's, or no integer form).
+    const std::string& p = choices[i].precision;
+    if (p == "float") continue;
+    const std::string to =
+        IsFloat(p) ? p : (has_weights_[i] ? "float16" : "float32");
+    rules.push_back({std::to_string(i), to, "--target-sqnr"});
+    PlanRow row;
+    row.op = static_cast<int>(i);
+    row.type = choices[i].op;
+    row.precision = to;
+    rows.push_back(std::move(row));
+  }
+  if (rules.empty()) return met;
+  const std::string label = "the whole model float (float16 weights)";
+  ASSIGN_OR_RETURN(Trial t, Try(rules, label));
+  // Estimates closer than kLatencyTie are a tie, and size decides it: the
+  // latency model ranks plans, it does not resolve a few percent.
+  constexpr double kLatencyTie = 0.03;
+  const bool faster = t.latency_ms < best.latency_ms * (1 - kLatencyTie);
+  const bool tie_smaller =
+      t.latency_ms <= best.latency_ms * (1 + kLatencyTie) &&
+      t.bytes < best.bytes;
+  if (!Met(t) || !Bound(t, label).empty() || (met && !faster && !tie_smaller)) {
+    return met;
+  }
+  if (!hooks_.quiet()) {
+    hooks_.Note(absl::StrFormat(
+        "target-sqnr: %s: an estimated %.3f ms in LiteRT and %lld bytes "
+        "against the mixed plan's %.3f ms and %lld bytes (the float "
+        "model's: %.3f ms)",
+        met ? "the mixed plan is estimated slower than the float model; "
+              "the whole model float (float16 weights) is faster or as "
+              "fast and smaller"
+            : "no mixed plan met the target; the whole model float "
+              "(float16 weights) does",
+        t.latency_ms, static_cast<long long>(t.bytes), best.latency_ms,
+        static_cast<long long>(best.bytes), float_latency_ms_));
+  }
+  out.steps.clear();
+  for (const PlanRow& row : rows) {
+    out.steps.push_back(
+        absl::StrCat("op ", row.op, " ", row.type, " -> ", row.precision));
+  }
+  out.plan = std::move(rows);
+  out.limit.clear();
+  best = std::move(t);
+  return true;
+}
+
 absl::StatusOr<SearchOutcome> Search::Run() {
   SearchOutcome out;
-  auto finish = [&](Trial t, bool met) {
+  auto finish = [&](Trial t, bool met) -> absl::StatusOr<SearchOutcome> {
+    // On litert a mixed plan's float borders can cost more than its
+    // integer ops save: the whole model in float, a rung every op has,
+    // is then the fastest plan that meets the target.
+    ASSIGN_OR_RETURN(met, WholeFloat(t, met, out));
     // One row per op, its last rung (an op may climb two), in op order.
     std::stable_sort(
         out.plan.begin(), out.plan.end(),

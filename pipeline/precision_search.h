@@ -12,7 +12,9 @@
 // latency (litert) or bytes first. int16x8 is not a litert rung: LiteRT
 // runs it in TFLite's reference kernels, slower than float on XNNPACK
 // (docs/runtimes.md). Cheapest means fastest on litert, smallest
-// elsewhere.
+// elsewhere. On litert the plan found is last compared with the whole
+// model in float (float16 weights): a mixed plan's QUANTIZE/DEQUANTIZE at
+// its float borders can cost more than its integer ops save.
 #ifndef QFORGE_PIPELINE_PRECISION_SEARCH_H_
 #define QFORGE_PIPELINE_PRECISION_SEARCH_H_
 
@@ -43,6 +45,10 @@ struct SearchOptions {
   // litert: at most this many times the float model's estimated LiteRT
   // latency (runtime/latency.h); 0: no bound.
   double max_latency_ratio = 0;
+  // litert: the search may end with the whole model float (float16
+  // weights) when that is estimated faster than the mixed plan; off for
+  // --keep-integer and --strict, which want integer ops wherever they can.
+  bool whole_float = true;
   int threads = 0;
   // Non-empty: each trial is evaluated by `qforge eval-trial` workers
   // through this folder, in `trial_shards` shards (trials.h).

@@ -464,6 +464,7 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
     so.float_model_hash = calibration::HashBytes(bytes.data(), bytes.size());
   }
   so.threads = run.job.threads;
+  so.whole_float = !run.job.keep_integer && !run.job.strict;
   // litert: the search starts from the plan that keeps LiteRT's fast path.
   if (!run.job.keep_integer && !run.job.strict) {
     ASSIGN_OR_RETURN(
