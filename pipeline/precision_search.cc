@@ -83,6 +83,13 @@ std::string MetricText(TargetMetric m, double value) {
   return absl::StrFormat("%.2f", value);
 }
 
+// Whether most of what `layer` adds is its grid's cost in the op reading
+// it (report.h): then that reader must take the wider tensor too.
+bool GridDominates(const report::LayerReport& layer) {
+  return !layer.grid_reader_output.empty() && std::isfinite(layer.grid_db) &&
+         layer.grid_db <= layer.introduced_db + 3;
+}
+
 // The layers adding the most noise in `r` (report::Suggestions), named as
 // --float-op takes them.
 std::string Culprits(const report::Report& r) {
@@ -256,13 +263,18 @@ std::vector<int> Search::Ranking(const Trial& t,
   const std::map<std::string, int> by_output = OpsByOutput(choices);
   std::vector<int> order;
   std::vector<bool> ranked(choices.size(), false);
-  for (const report::LayerReport& layer : t.report.layers) {  // worst first
-    auto it = by_output.find(layer.float_name);
-    if (it == by_output.end()) continue;
+  auto rank = [&](const std::string& output) {
+    auto it = by_output.find(output);
+    if (it == by_output.end()) return;
     const size_t i = static_cast<size_t>(it->second);
-    if (ranked[i] || choices[i].precision != precision) continue;
+    if (ranked[i] || choices[i].precision != precision) return;
     ranked[i] = true;
     order.push_back(it->second);
+  };
+  for (const report::LayerReport& layer : t.report.layers) {  // worst first
+    rank(layer.float_name);
+    // A wider grid helps only where its reader takes it.
+    if (GridDominates(layer)) rank(layer.grid_reader_output);
   }
   // Ops the report does not compare (no float twin of their output).
   for (size_t i = 0; i < choices.size(); ++i) {
@@ -450,6 +462,25 @@ Search::Step Search::FloatStep(const Trial& t) const {
     for (const report::LayerReport& layer : t.report.layers) {
       if (adds_noise && !std::isfinite(layer.introduced_db)) continue;
       auto it = by_output.find(layer.float_name);
+      // The tensor's grid is the culprit: its reader goes float with it
+      // (alone when the producer is float already, the grid an inserted
+      // QUANTIZE's).
+      if (adds_noise && GridDominates(layer)) {
+        auto r = by_output.find(layer.grid_reader_output);
+        const std::string reader_to =
+            r != by_output.end() ? next(r->second) : "";
+        if (!reader_to.empty()) {
+          Step picks = {{r->second, reader_to}};
+          const bool producer_float =
+              it != by_output.end() &&
+              IsFloat(choices[static_cast<size_t>(it->second)].precision);
+          if (it != by_output.end() && !producer_float) {
+            const std::string to = next(it->second);
+            if (!to.empty()) picks.insert(picks.begin(), {it->second, to});
+          }
+          return picks;
+        }
+      }
       if (it != by_output.end()) {
         const std::string to = next(it->second);
         if (!to.empty()) return {{it->second, to}};

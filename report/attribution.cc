@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "ir/graph.h"
+#include "ir/op_kind.h"
 
 namespace qforge::report {
 namespace {
@@ -90,31 +91,127 @@ void ExactInputs::Replace(int subgraph, int /*op_index*/, int tensor,
   }
 }
 
-std::vector<double> IntroducedDb(const ir::Subgraph& qsg, const Plan& plan,
-                                 const std::vector<ErrorSums>& own,
-                                 const std::vector<ErrorSums>& rounding) {
+RoundedFloats::RoundedFloats(const Plan& plan, const CapturedFloats& floats,
+                             std::vector<ErrorSums>& propagated)
+    : plan_(plan), floats_(floats), propagated_(propagated) {
+  for (size_t k = 0; k < plan.slots.size(); ++k) {
+    const Slot& slot = plan.slots[k];
+    auto [it, added] = slot_of_capture_.emplace(slot.capture, k);
+    if (!added && slot.quantized && !plan.slots[it->second].quantized) {
+      it->second = static_cast<int>(k);
+    }
+  }
+}
+
+void RoundedFloats::Replace(int subgraph, int /*op_index*/, int tensor,
+                            runtime::RtTensor& t) {
+  if (subgraph != 0 || t.data == nullptr || t.type != ir::DataType::kFloat32) {
+    return;
+  }
+  auto c = plan_.capture_of_f.find(tensor);
+  if (c == plan_.capture_of_f.end()) return;
+  auto it = slot_of_capture_.find(c->second);
+  if (it == slot_of_capture_.end()) return;
+  const size_t k = static_cast<size_t>(it->second);
+  const Slot& slot = plan_.slots[k];
+  const std::vector<float>* f = floats_.Get(slot.capture);
+  const int64_t n = t.NumElements();
+  if (f == nullptr || static_cast<int64_t>(f->size()) != n) return;
+  const int64_t channels =
+      slot.channels && t.rank() > 0 ? t.dim(t.rank() - 1) : 0;
+  float* values = t.Data<float>();
+  propagated_[k].AddFloat(f->data(), values, n, channels);
+  if (!slot.quantized) {
+    std::memcpy(values, f->data(), static_cast<size_t>(n) * sizeof(float));
+    return;
+  }
+  // The value the quantized model's readers see: f on the grid, back in
+  // float.
+  std::vector<int32_t> q(static_cast<size_t>(n));
+  RoundOnto(f->data(), q.data(), n, slot.grid);
+  for (int64_t i = 0; i < n; ++i) {
+    values[i] =
+        static_cast<float>((static_cast<double>(q[static_cast<size_t>(i)]) -
+                            static_cast<double>(slot.grid.zero_point)) *
+                           slot.grid.scale);
+  }
+}
+
+Attribution Attribute(const ir::Subgraph& qsg, const Plan& plan,
+                      const std::vector<ErrorSums>& own,
+                      const std::vector<ErrorSums>& rounding,
+                      const std::vector<ErrorSums>& propagated) {
   const double inf = std::numeric_limits<double>::infinity();
   const ir::Graph graph(qsg);
-  std::vector<double> out(plan.slots.size(), inf);
-  for (size_t s = 0; s < plan.slots.size(); ++s) {
-    const int op = graph.producer(plan.slots[s].q_tensor);
-    double in = 0;
-    bool moved = false;
-    if (op >= 0) {
-      for (int32_t t : qsg.operators[static_cast<size_t>(op)].inputs) {
-        auto it = plan.slot_of_q.find(t);
-        if (t < 0 || it == plan.slot_of_q.end() ||
-            it->second == static_cast<int>(s))
-          continue;
-        const ErrorSums& r = rounding[static_cast<size_t>(it->second)];
-        moved = moved || SameValues(own[s], r);
-        in = std::max(in, RelativeNoise(r));
+  const size_t n_slots = plan.slots.size();
+  // The compared tensor an op input stands for: its own slot, or, behind
+  // an op that only re-encodes its input (kConverter: the DEQUANTIZE ahead
+  // of an op kept float), that of the converter's input.
+  auto slot_of_input = [&](int32_t t) -> int {
+    if (t < 0) return -1;
+    if (auto it = plan.slot_of_q.find(t); it != plan.slot_of_q.end()) {
+      return it->second;
+    }
+    const int p = graph.producer(t);
+    if (p < 0) return -1;
+    const ir::Operator& op = qsg.operators[static_cast<size_t>(p)];
+    if (!ir::GetOpInfo(op.kind).Has(ir::op_flags::kConverter) ||
+        op.inputs.empty()) {
+      return -1;
+    }
+    auto it = plan.slot_of_q.find(op.inputs[0]);
+    return it == plan.slot_of_q.end() ? -1 : it->second;
+  };
+  std::vector<double> excess(n_slots, 0.0), net(n_slots, 0.0), in(n_slots, 0.0),
+      prop(n_slots, 0.0);
+  std::vector<int> noisiest(n_slots, -1), op_of(n_slots, -1);
+  std::vector<bool> moved(n_slots, false);
+  for (size_t s = 0; s < n_slots; ++s) {
+    op_of[s] = graph.producer(plan.slots[s].q_tensor);
+    if (op_of[s] >= 0) {
+      for (int32_t t : qsg.operators[static_cast<size_t>(op_of[s])].inputs) {
+        const int k = slot_of_input(t);
+        if (k < 0 || k == static_cast<int>(s)) continue;
+        const ErrorSums& r = rounding[static_cast<size_t>(k)];
+        moved[s] = moved[s] || SameValues(own[s], r);
+        const double rn = RelativeNoise(r);
+        if (noisiest[s] < 0 || rn > in[s]) {
+          in[s] = rn;
+          noisiest[s] = k;
+        }
       }
     }
-    const double n = RelativeNoise(own[s]);
-    if (!moved && n > in) out[s] = -10.0 * std::log10(n - in);
+    prop[s] = RelativeNoise(propagated[s]);
+    net[s] = RelativeNoise(own[s]) - std::max(in[s], prop[s]);
   }
-  return out;
+  // What an op makes of its inputs' rounding beyond that rounding itself
+  // is the noisiest input's grid: charged to the layer that rounds it,
+  // looking back through ops that only move values (a RESHAPE's grid is
+  // its input's).
+  Attribution a;
+  a.grid_reader.assign(n_slots, -1);
+  for (size_t s = 0; s < n_slots; ++s) {
+    int k = noisiest[s];
+    if (k < 0 || moved[s] || prop[s] - in[s] <= 0) continue;
+    for (size_t hops = 0; hops < n_slots && moved[static_cast<size_t>(k)] &&
+                          noisiest[static_cast<size_t>(k)] >= 0;
+         ++hops) {
+      k = noisiest[static_cast<size_t>(k)];
+    }
+    const size_t g = static_cast<size_t>(k);
+    if (prop[s] - in[s] > excess[g]) {
+      excess[g] = prop[s] - in[s];
+      a.grid_reader[g] = op_of[s];
+    }
+  }
+  a.introduced_db.assign(n_slots, inf);
+  a.grid_db.assign(n_slots, inf);
+  for (size_t s = 0; s < n_slots; ++s) {
+    if (excess[s] > 0) a.grid_db[s] = -10.0 * std::log10(excess[s]);
+    const double n = std::max(0.0, moved[s] ? 0.0 : net[s]) + excess[s];
+    if (n > 0) a.introduced_db[s] = -10.0 * std::log10(n);
+  }
+  return a;
 }
 
 }  // namespace qforge::report

@@ -95,8 +95,8 @@ class FloatCapture : public runtime::TensorObserver, public CapturedFloats {
 // What one sample contributes.
 struct Partial {
   std::vector<ErrorSums> slots, outputs;
-  // The exact-input run's (attribution.h), per slot.
-  std::vector<ErrorSums> own, rounding;
+  // The exact-input and rounded runs' (attribution.h), per slot.
+  std::vector<ErrorSums> own, rounding, propagated;
   std::vector<int8_t> top1, top5;  // per output: -1 n/a, 0, 1
   std::vector<int64_t> classes;
 };
@@ -208,6 +208,8 @@ std::vector<Suggestion> Suggestions(const Report& report, int n) {
     s.op = l.float_op_type;
     s.output = l.float_name;
     s.added_db = l.introduced_db;
+    s.grid_db = l.grid_db;
+    s.grid_reader_type = l.grid_reader_type;
     // An int8 layer gains most from int16x8; an int16 one (or an inserted
     // QUANTIZE ahead of a float island) from float.
     s.flag = absl::StrCat(
@@ -372,6 +374,7 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
   sums.slots.resize(plan.slots.size());
   sums.own.resize(plan.slots.size());
   sums.rounding.resize(plan.slots.size());
+  sums.propagated.resize(plan.slots.size());
   sums.outputs.resize(num_outputs);
   sums.classes.resize(num_outputs);
   if (count == 0) return sums;  // more shards than samples
@@ -398,6 +401,7 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
       sums.slots[s].Add(q.slots[s]);
       sums.own[s].Add(q.own[s]);
       sums.rounding[s].Add(q.rounding[s]);
+      sums.propagated[s].Add(q.propagated[s]);
     }
     for (size_t j = 0; j < num_outputs; ++j) {
       sums.outputs[j].Add(q.outputs[j]);
@@ -449,6 +453,7 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
     p.slots.resize(plan.slots.size());
     p.own.resize(plan.slots.size());
     p.rounding.resize(plan.slots.size());
+    p.propagated.resize(plan.slots.size());
     p.outputs.resize(num_outputs);
     p.top1.assign(num_outputs, -1);
     p.top5.assign(num_outputs, -1);
@@ -489,6 +494,12 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
         return absl::Status(s.code(),
                             absl::StrCat("quantized model: ", s.message()));
       }
+      RoundedFloats rounded(plan, capture, p.propagated);
+      s = float_run.Run(finputs, &rounded);
+      if (!s.ok()) {
+        return absl::Status(s.code(),
+                            absl::StrCat("float model: ", s.message()));
+      }
     }
     merged.Add(k, std::move(p));
     return absl::OkStatus();
@@ -515,6 +526,7 @@ absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
   if (sums.slots.size() != plan.slots.size() ||
       sums.own.size() != plan.slots.size() ||
       sums.rounding.size() != plan.slots.size() ||
+      sums.propagated.size() != plan.slots.size() ||
       sums.outputs.size() != num_outputs ||
       sums.classes.size() != num_outputs) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -528,11 +540,12 @@ absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
   report.float_ops = layout.float_ops;
   const std::map<std::string, int>& float_by_name = layout.float_by_name;
   const ir::Graph q_graph(qsg);
-  std::vector<ErrorSums> slot_sums, own_sums, rounding_sums;
+  std::vector<ErrorSums> slot_sums, own_sums, rounding_sums, propagated_sums;
   for (size_t s = 0; s < plan.slots.size(); ++s) {
     slot_sums.push_back(sums.slots[s].Rounded());
     own_sums.push_back(sums.own[s].Rounded());
     rounding_sums.push_back(sums.rounding[s].Rounded());
+    propagated_sums.push_back(sums.propagated[s].Rounded());
   }
 
   // Layers, worst first.
@@ -563,11 +576,24 @@ absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
     report.layers.push_back(std::move(l));
     layer_slot.push_back(static_cast<int>(s));
   }
-  const std::vector<double> introduced =
-      IntroducedDb(qsg, plan, own_sums, rounding_sums);
+  const Attribution blame =
+      Attribute(qsg, plan, own_sums, rounding_sums, propagated_sums);
   for (size_t i = 0; i < report.layers.size(); ++i) {
-    report.layers[i].introduced_db =
-        introduced[static_cast<size_t>(layer_slot[i])];
+    const size_t s = static_cast<size_t>(layer_slot[i]);
+    LayerReport& l = report.layers[i];
+    l.introduced_db = blame.introduced_db[s];
+    l.grid_db = blame.grid_db[s];
+    l.grid_reader_op = blame.grid_reader[s];
+    if (l.grid_reader_op >= 0) {
+      const ir::Operator& reader =
+          qsg.operators[static_cast<size_t>(l.grid_reader_op)];
+      l.grid_reader_type = reader.DisplayName();
+      if (!reader.outputs.empty() && reader.outputs[0] >= 0) {
+        l.grid_reader_output = MatchFloatName(
+            qsg.tensors[static_cast<size_t>(reader.outputs[0])].name,
+            float_by_name);
+      }
+    }
   }
   std::vector<size_t> order(report.layers.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -189,6 +189,7 @@ std::string SerializePartial(const PartialReport& p) {
   line("slots", SumsList(s.slots));
   line("own", SumsList(s.own));
   line("rounding", SumsList(s.rounding));
+  line("propagated", SumsList(s.propagated));
   line("histograms", histograms);
   out += "}\n";
   return out;
@@ -244,8 +245,10 @@ absl::StatusOr<PartialReport> ParsePartial(const std::string& text,
     s.slots = ReadSumsList(j.at("slots"));
     s.own = ReadSumsList(j.at("own"));
     s.rounding = ReadSumsList(j.at("rounding"));
-    if (s.own.size() != s.slots.size() || s.rounding.size() != s.slots.size())
-      throw BadPartial{"slots, own and rounding differ in length"};
+    s.propagated = ReadSumsList(j.at("propagated"));
+    if (s.own.size() != s.slots.size() || s.rounding.size() != s.slots.size() ||
+        s.propagated.size() != s.slots.size())
+      throw BadPartial{"slots, own, rounding and propagated differ in length"};
     for (const json& c : j.at("classes")) {
       OutputClasses oc;
       oc.first_position = c.at("first_position").get<int64_t>();

@@ -20,7 +20,7 @@
 namespace qforge::report {
 
 inline constexpr char kPartialFormatName[] = "qforge-report-partial";
-inline constexpr int kPartialFormatVersion = 1;
+inline constexpr int kPartialFormatVersion = 2;
 
 struct PartialFingerprint {
   // calibration::HashBytes of the two model files.

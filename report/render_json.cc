@@ -103,7 +103,9 @@ std::string RenderJson(const Report& r) {
               {"zero_point", l.grid.zero_point},
               {"qmin", l.grid.qmin},
               {"qmax", l.grid.qmax},
-              {"introduced_db", Num(l.introduced_db)}};
+              {"introduced_db", Num(l.introduced_db)},
+              {"grid_db", Num(l.grid_db)},
+              {"grid_reader_op", l.grid_reader_op}};
     j.update(MetricsJson(l.metrics, true));
     if (l.histogram.has_value()) {
       j["histogram"] = {{"lo", l.histogram->lo},
@@ -119,6 +121,7 @@ std::string RenderJson(const Report& r) {
                            {"op", g.op},
                            {"output", g.output},
                            {"added_db", Num(g.added_db)},
+                           {"grid_db", Num(g.grid_db)},
                            {"flag", g.flag}});
   }
   out["suggestions"] = std::move(suggestions);

@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The terminal table.
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,9 +98,16 @@ std::string RenderText(const Report& r) {
                     "\nto try next (quantize flags; ops by the float model's "
                     "index):\n");
     for (const Suggestion& g : next) {
-      absl::StrAppendFormat(&out, "  op %d %s '%s' adds %s dB: %s\n",
+      // Where the layer's grid, not its arithmetic, is most of the noise,
+      // say so: raising the op that reads it would not help.
+      const std::string grid =
+          std::isfinite(g.grid_db) && g.grid_db < g.added_db + 3
+              ? absl::StrCat(" (its grid, read by ", g.grid_reader_type, ": ",
+                             FormatDb(g.grid_db), " dB)")
+              : "";
+      absl::StrAppendFormat(&out, "  op %d %s '%s' adds %s dB%s: %s\n",
                             g.float_op, g.op, g.output, FormatDb(g.added_db),
-                            g.flag);
+                            grid, g.flag);
     }
   }
   return out + RuntimeText(r.runtime);

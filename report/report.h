@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,17 @@ struct LayerReport {
   // layer downstream of a bad one inherits its noise but does not add it,
   // so the culprit comes first.
   double introduced_db = 0;
+  // Of that noise, what this tensor's own grid costs downstream: an op
+  // reading it (grid_reader_op, in the quantized model; its type in
+  // grid_reader_type) turns its rounding into more noise than the rounding
+  // itself (attribution.h), which a wider type for this tensor fixes and
+  // raising the reader does not. -10 log10 of that excess; +inf: none.
+  double grid_db = std::numeric_limits<double>::infinity();
+  int grid_reader_op = -1;
+  std::string grid_reader_type;
+  // The float model's tensor that reader writes ("": none): a wider grid
+  // helps only where the reader takes it, so the search raises both.
+  std::string grid_reader_output;
   // Float activation histogram (filled for the worst layers only).
   std::optional<Histogram> histogram;
 };
@@ -154,6 +166,10 @@ struct Suggestion {
   std::string op;             // op type
   std::string output;         // the float model's tensor
   double added_db = 0;
+  // Finite when the layer's grid costs noise downstream (LayerReport's
+  // grid_db), read by grid_reader_type in the quantized model.
+  double grid_db = std::numeric_limits<double>::infinity();
+  std::string grid_reader_type;
   std::string flag;  // "--int16-op 12" (an int8 layer) or "--float-op 12"
 };
 std::vector<Suggestion> Suggestions(const Report& report, int n = 3);

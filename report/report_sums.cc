@@ -9,6 +9,7 @@ absl::Status MergeSums(const ReportSums& from, ReportSums& into) {
   if (from.slots.size() != into.slots.size() ||
       from.own.size() != into.own.size() ||
       from.rounding.size() != into.rounding.size() ||
+      from.propagated.size() != into.propagated.size() ||
       from.outputs.size() != into.outputs.size() ||
       from.classes.size() != into.classes.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -20,6 +21,7 @@ absl::Status MergeSums(const ReportSums& from, ReportSums& into) {
     into.slots[s].Merge(from.slots[s]);
     into.own[s].Merge(from.own[s]);
     into.rounding[s].Merge(from.rounding[s]);
+    into.propagated[s].Merge(from.propagated[s]);
   }
   for (size_t j = 0; j < from.outputs.size(); ++j) {
     into.outputs[j].Merge(from.outputs[j]);

@@ -30,9 +30,10 @@ struct OutputClasses {
 };
 
 struct ReportSums {
-  // Per compared tensor (Plan::slots): the quantized run, and the
-  // exact-input run's own and rounding noise (attribution.h).
-  std::vector<ExactErrorSums> slots, own, rounding;
+  // Per compared tensor (Plan::slots): the quantized run, the
+  // exact-input run's own and rounding noise, and the float model's
+  // rounded run's propagated noise (attribution.h).
+  std::vector<ExactErrorSums> slots, own, rounding, propagated;
   std::vector<ExactErrorSums> outputs;  // per model output
   std::vector<OutputClasses> classes;   // per model output
   // Float values of the layers that may get a histogram, by capture.
