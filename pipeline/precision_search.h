@@ -12,11 +12,14 @@
 // latency (litert) or bytes first. int16x8 is not a litert rung: LiteRT
 // runs it in TFLite's reference kernels, slower than float on XNNPACK
 // (docs/runtimes.md). Cheapest means fastest on litert, smallest
-// elsewhere.
+// elsewhere. With --eval-cmd the user's command decides which plans are
+// accepted (pipeline/candidate_eval.h): after the SQNR target, if any, as
+// it is cheaper; the report still ranks the ops to raise.
 #ifndef QFORGE_PIPELINE_PRECISION_SEARCH_H_
 #define QFORGE_PIPELINE_PRECISION_SEARCH_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,8 @@
 #include "calibration/stats_file.h"
 #include "formats/data/data_source.h"
 #include "ir/model.h"
+#include "pipeline/candidate_eval.h"
+#include "pipeline/eval_command.h"
 #include "pipeline/hooks.h"
 #include "quantizer/options.h"
 
@@ -35,6 +40,8 @@ namespace qforge::pipeline {
 enum class TargetMetric { kWorst, kMean, kTop1 };
 
 struct SearchOptions {
+  // false: no SQNR target (--eval-cmd alone); `target_db` is not checked.
+  bool has_target = true;
   double target_db = 0;
   TargetMetric metric = TargetMetric::kWorst;
   int max_steps = 32;      // float steps at most
@@ -49,6 +56,7 @@ struct SearchOptions {
   std::string trials_dir;
   int trial_shards = 1;
   std::string float_model_hash;  // of the float model file (trials.h)
+  EvalSettings eval;             // --eval-cmd; inactive: none
 };
 
 // One op of the plan found, for the table the search ends with.
@@ -71,6 +79,11 @@ struct SearchOutcome {
   // Not met: what stopped the search (a bound), or the layers that still
   // add the most noise ("op 12 CONV_2D 'conv1' adds 21.3 dB; ...").
   std::string limit;
+  // --eval-cmd: its runs in order, the score of the model returned (met),
+  // and whether the search stopped because --eval-budget was spent.
+  std::vector<EvalRun> eval_runs;
+  std::optional<double> eval_score;
+  bool eval_budget_spent = false;
 };
 
 // Quantizes `work` (the float model `model`, or its weights after
