@@ -3,9 +3,12 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -34,10 +37,21 @@ struct sigaction eval_previous[3];
 bool eval_installed[3] = {false, false, false};
 
 void OnEvalSignal(int sig, siginfo_t* info, void* context) {
+  const int saved_errno = errno;
   const int group = RunningCommandGroup();
   if (group > 0) {
     ::kill(-group, SIGKILL);
     ::kill(group, SIGKILL);
+    // Reaped here (qforge is their subreaper, eval_command.cc), a second at
+    // most: once qforge is gone they would be left to init.
+    for (int i = 0; i < 200; ++i) {
+      int status = 0;
+      while (::waitpid(-group, &status, WNOHANG) > 0) {
+      }
+      if (::kill(-group, 0) != 0 && errno == ESRCH) break;
+      const struct timespec pause = {0, 5000000};
+      ::nanosleep(&pause, nullptr);
+    }
   }
   if (eval_file_set.load()) ::unlink(eval_file);
   if (eval_dir_set.load()) ::rmdir(eval_dir);
@@ -55,6 +69,7 @@ void OnEvalSignal(int sig, siginfo_t* info, void* context) {
       old.sa_handler(sig);
     }
   }
+  errno = saved_errno;
 }
 
 void InstallEvalCleanup() {

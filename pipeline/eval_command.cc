@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,6 +62,20 @@ void KillGroup(pid_t pid, int sig) {
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
       .count();
+}
+
+// Waits (a grace period at most) until the group `pgid`, killed, is gone,
+// reaping those of its members that are qforge's children: as a subreaper
+// qforge inherits the orphans, so none is left a zombie.
+void ReapGroup(pid_t pgid) {
+  const auto start = std::chrono::steady_clock::now();
+  while (Seconds(start) < kGraceSeconds) {
+    int status = 0;
+    while (::waitpid(-pgid, &status, WNOHANG) > 0) {
+    }
+    if (::kill(-pgid, 0) != 0 && errno == ESRCH) return;
+    ::poll(nullptr, 0, 5);
+  }
 }
 
 std::string_view Trim(std::string_view s) {
@@ -156,6 +171,8 @@ absl::StatusOr<CommandRun> RunShellCommand(const std::string& command,
         absl::StrCat("--eval-cmd: pipe: ", std::strerror(e)));
   }
   const char* const argv[] = {"sh", "-c", command.c_str(), nullptr};
+  // What the command leaves behind comes to qforge to reap, not to init.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   const pid_t pid = ::fork();
   if (pid == 0) ExecShell(argv, out_pipe[1], err_pipe[1]);
   const int fork_errno = errno;
@@ -222,6 +239,7 @@ absl::StatusOr<CommandRun> RunShellCommand(const std::string& command,
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  ReapGroup(pid);
   running_group.store(0);
   if (!run.timed_out) {
     if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);

@@ -30,14 +30,14 @@ def main():
         sys.exit(run.returncode)
     report = json.loads(run.stdout)
     sqnr = report["min_output_sqnr_db"]
-    score = 1000.0 if sqnr is None else float(sqnr)
+    score = f"{1000.0 if sqnr is None else float(sqnr):.4f}"
     if os.environ.get("EVAL_LOG"):
         with open(model, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
         with open(os.environ["EVAL_LOG"], "a") as log:
             log.write(f"{digest} {score}\n")
     print(f"outputs compared: {len(report['outputs'])}")
-    print(f"{score:.4f}")
+    print(score)
 
 
 if __name__ == "__main__":
