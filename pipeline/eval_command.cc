@@ -171,7 +171,8 @@ absl::StatusOr<CommandRun> RunShellCommand(const std::string& command,
         absl::StrCat("--eval-cmd: pipe: ", std::strerror(e)));
   }
   const char* const argv[] = {"sh", "-c", command.c_str(), nullptr};
-  // What the command leaves behind comes to qforge to reap, not to init.
+  // While it runs, what the command leaves behind comes to qforge to reap,
+  // not to init (which may not reap).
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   const pid_t pid = ::fork();
   if (pid == 0) ExecShell(argv, out_pipe[1], err_pipe[1]);
@@ -241,6 +242,7 @@ absl::StatusOr<CommandRun> RunShellCommand(const std::string& command,
   }
   ReapGroup(pid);
   running_group.store(0);
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
   if (!run.timed_out) {
     if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
