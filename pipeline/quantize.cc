@@ -567,10 +567,11 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
           top1 ? "% top-1" : " dB", run.check.size(), found->steps.size(),
           found->limit.empty() ? "" : "; ", found->limit, evals));
     }
+    const size_t runs = found->eval_runs.size();
     return AccuracyBoundError(absl::StrFormat(
-        "%s: --eval-cmd %s not met: no plan tried was accepted in %zu runs "
+        "%s: --eval-cmd %s not met: no plan tried was accepted in %zu run%s "
         "(%s) after raising %zu ops%s%s; nothing written",
-        run.job.model, eval_bound, found->eval_runs.size(), eval_runs,
+        run.job.model, eval_bound, runs, runs == 1 ? "" : "s", eval_runs,
         found->steps.size(), found->limit.empty() ? "" : "; ", found->limit));
   }
   if (target.active()) {

@@ -154,8 +154,7 @@ TEST(EvalCmdTest, SpentBudgetExitsFourNamingTheRuns) {
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("--eval-cmd --eval-min 5000 not met"), std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("in 1 runs (candidate 1 (as asked): "),
-            std::string::npos)
+  EXPECT_NE(r.err.find("in 1 run (candidate 1 (as asked): "), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("--eval-budget 1 spent; nothing written"),
             std::string::npos)
