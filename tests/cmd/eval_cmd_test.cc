@@ -34,6 +34,15 @@ std::string SqnrEvaluator() {
          "/mnist/*.png\" --scale 0.003921569'";
 }
 
+// The evaluator is a python3 script; python3 is not among qforge's build
+// dependencies (scripts/install_deps.sh).
+bool HavePython() {
+  return RunCommand("python3 -c 'import json, hashlib'").exit_code == 0;
+}
+
+#define SKIP_WITHOUT_PYTHON() \
+  if (!HavePython()) GTEST_SKIP() << "python3 is not installed"
+
 // quantize with `flags`, its temp files in DIR/tmp (which the test checks
 // is left empty), candidates logged in DIR/log.
 testing::CommandResult QuantizeWithEval(const std::string& dir,
@@ -68,6 +77,7 @@ std::string Sha256(const std::string& path) {
 // The int8 model scores about 41 dB on the ten digits: a bound of 30
 // accepts it at once, one run, and it is the model written.
 TEST(EvalCmdTest, AcceptsPlainInt8InOneRun) {
+  SKIP_WITHOUT_PYTHON();
   const std::string dir = testing::MakeTempDir();
   const testing::CommandResult r = QuantizeWithEval(
       dir, "--eval-cmd " + SqnrEvaluator() + " --eval-min 30 -o " + dir +
@@ -100,6 +110,7 @@ TEST(EvalCmdTest, AcceptsPlainInt8InOneRun) {
 // own report) until the command accepts, then lowers back what it can.
 // The model written is one the command accepted.
 TEST(EvalCmdTest, RejectedInt8RaisesOpsUntilAccepted) {
+  SKIP_WITHOUT_PYTHON();
   const std::string dir = testing::MakeTempDir();
   const testing::CommandResult r = QuantizeWithEval(
       dir, "--eval-cmd " + SqnrEvaluator() + " --eval-min 60 -o " + dir +
@@ -147,6 +158,7 @@ TEST(EvalCmdTest, TargetSqnrIsCheckedBeforeTheCommand) {
 }
 
 TEST(EvalCmdTest, SpentBudgetExitsFourNamingTheRuns) {
+  SKIP_WITHOUT_PYTHON();
   const std::string dir = testing::MakeTempDir();
   const testing::CommandResult r = QuantizeWithEval(
       dir, "--eval-cmd " + SqnrEvaluator() +
