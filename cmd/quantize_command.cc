@@ -254,6 +254,32 @@ void AddTargetFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
       ->check(CLI::Range(1, 4096));
 }
 
+// --eval-cmd: the user's evaluator accepts the search's plans.
+void AddEvalFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
+  sub->add_option("--eval-cmd", args->eval.cmd,
+                  "Accept plans by your own evaluator: a shell command with "
+                  "{model} (each candidate's path) that prints a score alone "
+                  "on its last stdout line; the precision search raises ops "
+                  "until it accepts (needs --data; docs/commands.md)")
+      ->type_name("CMD");
+  sub->add_option("--eval-min", args->eval.min,
+                  "With --eval-cmd: accept a score >= X")
+      ->type_name("X");
+  sub->add_option("--eval-max", args->eval.max,
+                  "With --eval-cmd: accept a score <= X (an error rate)")
+      ->type_name("X");
+  sub->add_option("--eval-budget", args->eval.budget,
+                  "With --eval-cmd: at most N runs of the command; then the "
+                  "cheapest plan accepted so far, else exit 4")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub->add_option("--eval-timeout", args->eval.timeout,
+                  "With --eval-cmd: seconds per run, then the command's "
+                  "process group is killed (an error)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
 }  // namespace
 
 void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
@@ -269,6 +295,7 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   AddSchemeFlags(sub, args.get());
   AddPrecisionFlags(sub, args.get());
   AddTargetFlags(sub, args.get());
+  AddEvalFlags(sub, args.get());
   AddRecoveryFlags(sub, args->recovery);
   AddThreadsOption(sub, args->threads, "Calibration threads (with --data)");
   sub->add_option("--report", args->report,

@@ -58,6 +58,26 @@ OJson TargetJson(const TargetSettings& settings, const TargetOutcome& t) {
   return j;
 }
 
+OJson EvalJson(const EvalSettings& settings, const TargetOutcome& t) {
+  OJson j;
+  j["command"] = settings.cmd;
+  j["min"] = Finite(settings.min);
+  j["max"] = Finite(settings.max);
+  j["budget"] = settings.budget;
+  OJson runs = OJson::array();
+  for (const EvalRun& r : t.eval_runs) {
+    runs.push_back({{"candidate", r.candidate},
+                    {"label", r.label},
+                    {"score", Finite(r.score)},
+                    {"accepted", r.accepted}});
+  }
+  j["runs"] = std::move(runs);
+  j["accepted_score"] =
+      t.eval_score.has_value() ? Finite(*t.eval_score) : OJson(nullptr);
+  j["budget_spent"] = t.eval_budget_spent;
+  return j;
+}
+
 OJson RangesJson(const RangeSearchOutcome& r) {
   OJson j;
   j["tensors_moved"] = r.overrides.size();
@@ -106,6 +126,9 @@ std::string QuantizeOutcomeJson(const QuantizeJob& job,
   j["method_auto"] = o.ranges.has_value() ? RangesJson(*o.ranges) : nullptr;
   j["target"] =
       o.target.has_value() ? TargetJson(job.target, *o.target) : nullptr;
+  j["eval_cmd"] = job.eval.active() && o.target.has_value()
+                      ? EvalJson(job.eval, *o.target)
+                      : nullptr;
   // Paths and reasons are the user's bytes: replacing keeps a name that is
   // not UTF-8 from aborting.
   return j.dump(2, ' ', false, OJson::error_handler_t::replace) + "\n";

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,9 @@ std::map<std::string, int> OpsByOutput(const Choices& choices) {
 struct Trial {
   quantizer::QuantizeResult result;
   report::Report report;
+  std::string label;                // what it raised, for notes
+  std::vector<uint8_t> serialized;  // --eval-cmd: the bytes to score
+  std::optional<double> eval_score;
   double db = 0;          // the target metric
   int64_t bytes = 0;      // serialized size
   double latency_ms = 0;  // estimated LiteRT latency (litert only)
@@ -118,7 +122,8 @@ class Search {
         data_(data),
         base_(options),
         search_(search),
-        hooks_(hooks) {
+        hooks_(hooks),
+        prefix_(search.has_target ? "target-sqnr" : "eval-cmd") {
     report_.threads = search.threads;
     if (options.runtime == runtime::Runtime::kLitert) {
       float_latency_ms_ = runtime::EstimateLitertLatency(model).ms;
@@ -180,7 +185,19 @@ class Search {
   // (op, precision) pairs raised together.
   using Step = std::vector<std::pair<int, std::string>>;
   Step FloatStep(const Trial& t) const;
-  bool Met(const Trial& t) const { return t.db >= search_.target_db; }
+  // Whether `t` meets the target, then (--eval-cmd) whether the user's
+  // command accepts it. False, with budget_stop_ set, when that needs a
+  // run and --eval-budget is spent.
+  absl::StatusOr<bool> Met(Trial& t);
+  // --eval-cmd's budget is spent: no further plan can be accepted.
+  bool Spent() {
+    if (evaluator_ == nullptr || !evaluator_->Spent()) return false;
+    budget_stop_ = true;
+    return true;
+  }
+  std::string SpentText() const {
+    return absl::StrCat("--eval-budget ", search_.eval.budget, " spent");
+  }
   // "" when `t` is within the search's bounds (--max-size,
   // --max-float-ops, --max-latency-ratio); else which one it breaks,
   // raising `label`.
@@ -209,11 +226,29 @@ class Search {
   // The float model's estimated LiteRT latency (--max-latency-ratio).
   double float_latency_ms_ = 0;
   report::ReportOptions report_;
+  const std::string prefix_;  // of the notes: target-sqnr, or eval-cmd
+  bool budget_stop_ = false;
 
  public:
   // --trials-dir: where the trials' reports come from instead.
   std::optional<TrialsDir> trials_;
+  // --eval-cmd: the user's command accepts plans.
+  std::unique_ptr<CandidateEvaluator> evaluator_;
 };
+
+absl::StatusOr<bool> Search::Met(Trial& t) {
+  if (search_.has_target && !(t.db >= search_.target_db)) return false;
+  if (evaluator_ == nullptr) return true;
+  ASSIGN_OR_RETURN(const std::optional<EvalVerdict> verdict,
+                   evaluator_->Evaluate(t.serialized, t.label));
+  t.serialized = std::vector<uint8_t>();
+  if (!verdict.has_value()) {
+    budget_stop_ = true;
+    return false;
+  }
+  t.eval_score = verdict->score;
+  return verdict->accepted;
+}
 
 absl::StatusOr<Trial> Search::Try(
     const std::vector<quantizer::PrecisionRule>& extra,
@@ -221,6 +256,7 @@ absl::StatusOr<Trial> Search::Try(
   quantizer::QuantizeOptions options = base_;
   options.rules.insert(options.rules.end(), extra.begin(), extra.end());
   Trial t;
+  t.label = label;
   if (&work_ == &model_) {
     ASSIGN_OR_RETURN(t.result, quantizer::Quantize(model_, &stats_, options));
   } else {
@@ -244,14 +280,16 @@ absl::StatusOr<Trial> Search::Try(
   for (const auto& c : t.result.op_choices) t.float_ops += IsFloat(c.precision);
   formats::WriteOptions write;
   write.drop_unused = true;
-  ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes,
+  ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
                    formats::SerializeTflite(t.result.model, write));
   t.bytes = static_cast<int64_t>(bytes.size());
+  // The same bytes as the model written, should this plan win.
+  if (evaluator_ != nullptr) t.serialized = std::move(bytes);
   if (base_.runtime == runtime::Runtime::kLitert) {
     t.latency_ms = runtime::EstimateLitertLatency(t.result.model).ms;
   }
   if (!hooks_.quiet()) {
-    hooks_.Note(absl::StrCat("target-sqnr: ", label, ": ",
+    hooks_.Note(absl::StrCat(prefix_, ": ", label, ": ",
                              MetricText(search_.metric, t.db)));
   }
   return t;
@@ -341,6 +379,10 @@ absl::StatusOr<Search::Rung> Search::Climb(
         order.end());
   }
   if (order.empty()) return Rung::kNotMet;
+  if (Spent()) {
+    out.limit = SpentText();
+    return Rung::kBounded;
+  }
   auto with = [&](size_t k) {
     std::vector<quantizer::PrecisionRule> rules = chosen;
     for (auto& r : Raise(order, k, to)) rules.push_back(std::move(r));
@@ -349,7 +391,12 @@ absl::StatusOr<Search::Rung> Search::Climb(
   const std::string all_label =
       absl::StrCat("all ", order.size(), " ", from, " ops ", to);
   ASSIGN_OR_RETURN(Trial all, Try(with(order.size()), all_label));
-  if (!Met(all)) {
+  ASSIGN_OR_RETURN(const bool all_met, Met(all));
+  if (!all_met && budget_stop_) {
+    out.limit = SpentText();
+    return Rung::kBounded;
+  }
+  if (!all_met) {
     if (std::string bound = Bound(all, all_label); !bound.empty()) {
       out.limit = std::move(bound);
       return Rung::kBounded;
@@ -373,12 +420,15 @@ absl::StatusOr<Search::Rung> Search::Climb(
       best.result.op_choices;
   size_t lo = 0, hi = order.size();
   best = std::move(all);
-  while (hi - lo > 1) {
+  // --eval-budget spent: the fewest found so far.
+  while (hi - lo > 1 && !Spent()) {
     const size_t mid = (lo + hi) / 2;
     ASSIGN_OR_RETURN(
         Trial t, Try(with(mid), absl::StrCat("the ", mid, " noisiest ", from,
                                              " ops ", to)));
-    if (Met(t)) {
+    ASSIGN_OR_RETURN(const bool met, Met(t));
+    if (budget_stop_) break;
+    if (met) {
       hi = mid;
       best = std::move(t);
     } else {
@@ -537,9 +587,12 @@ absl::StatusOr<bool> Search::WholeFloat(Trial& best, bool met,
   const bool tie_smaller =
       t.latency_ms <= best.latency_ms * (1 + kLatencyTie) &&
       t.bytes < best.bytes;
-  if (!Met(t) || !Bound(t, label).empty() || (met && !faster && !tie_smaller)) {
+  // The cheap checks first: Met may run the user's --eval-cmd.
+  if (!Bound(t, label).empty() || (met && !faster && !tie_smaller)) {
     return met;
   }
+  ASSIGN_OR_RETURN(const bool whole_met, Met(t));
+  if (!whole_met) return met;
   if (!hooks_.quiet()) {
     hooks_.Note(absl::StrFormat(
         "target-sqnr: %s: an estimated %.3f ms in LiteRT and %lld bytes "
@@ -584,10 +637,16 @@ absl::StatusOr<SearchOutcome> Search::Run() {
     out.result = std::move(t.result);
     out.check_db = t.db;
     out.met = met;
+    if (evaluator_ != nullptr) {
+      out.eval_runs = evaluator_->runs();
+      if (met) out.eval_score = t.eval_score;
+      out.eval_budget_spent = budget_stop_;
+    }
     return out;
   };
   ASSIGN_OR_RETURN(Trial best, Try({}, "as asked"));
-  if (Met(best)) return finish(std::move(best), true);
+  ASSIGN_OR_RETURN(const bool as_asked, Met(best));
+  if (as_asked) return finish(std::move(best), true);
   // The rungs: int4 weights -> int8, then each step of the profile's
   // ladder (litert: int8 -> float16 weights -> float32; tflm: int8 ->
   // int16x8; armnn: int8 -> float32), each for the fewest noisiest ops that
@@ -633,6 +692,10 @@ absl::StatusOr<SearchOutcome> Search::Run() {
   };
   bool met = false;
   for (int step = 0; step < search_.max_steps && !met; ++step) {
+    if (Spent()) {
+      out.limit = SpentText();
+      break;
+    }
     Step picks = FloatStep(best);
     if (picks.empty()) break;
     const std::string label = label_of(picks, false);
@@ -644,7 +707,8 @@ absl::StatusOr<SearchOutcome> Search::Run() {
       break;
     }
     best = std::move(t);
-    met = Met(best);
+    ASSIGN_OR_RETURN(met, Met(best));
+    if (!met && budget_stop_) out.limit = SpentText();
   }
   // Then lower the float steps back while the target holds: a later step
   // may have made an earlier one unnecessary. The steps holding the most
@@ -671,11 +735,16 @@ absl::StatusOr<SearchOutcome> Search::Run() {
   // What undoing each kept step would cost, for the plan's table.
   std::vector<std::optional<PlanRow>> undo(raised.size());
   for (const auto& [bytes, k] : order) {
-    if (!met) break;
+    if (!met || Spent()) break;
     dropped[k] = true;
     ASSIGN_OR_RETURN(Trial t,
                      Try(rules_for(kept()), label_of(raised[k], true)));
-    if (Met(t)) {
+    ASSIGN_OR_RETURN(const bool still, Met(t));
+    if (budget_stop_ && !still) {
+      dropped[k] = false;
+      break;
+    }
+    if (still) {
       best = std::move(t);
     } else {
       dropped[k] = false;
@@ -714,6 +783,10 @@ absl::StatusOr<SearchOutcome> SearchPrecision(
                    quantizer::FoldedModel::Fold(model));
   Search s(model, work, std::move(folded), stats, data, check, options, search,
            hooks);
+  if (search.eval.active()) {
+    ASSIGN_OR_RETURN(s.evaluator_,
+                     CandidateEvaluator::Create(search.eval, hooks));
+  }
   if (!search.trials_dir.empty()) {
     ASSIGN_OR_RETURN(s.trials_,
                      TrialsDir::Open(search.trials_dir, search.trial_shards,

@@ -14,11 +14,15 @@
 // (docs/runtimes.md). Cheapest means fastest on litert, smallest
 // elsewhere. On litert the plan found is last compared with the whole
 // model in float (float16 weights): a mixed plan's QUANTIZE/DEQUANTIZE at
-// its float borders can cost more than its integer ops save.
+// its float borders can cost more than its integer ops save. With
+// --eval-cmd the user's command decides which plans are accepted
+// (pipeline/candidate_eval.h): after the SQNR target, if any, as it is
+// cheaper; the report still ranks the ops to raise.
 #ifndef QFORGE_PIPELINE_PRECISION_SEARCH_H_
 #define QFORGE_PIPELINE_PRECISION_SEARCH_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +30,8 @@
 #include "calibration/stats_file.h"
 #include "formats/data/data_source.h"
 #include "ir/model.h"
+#include "pipeline/candidate_eval.h"
+#include "pipeline/eval_command.h"
 #include "pipeline/hooks.h"
 #include "quantizer/options.h"
 
@@ -37,6 +43,8 @@ namespace qforge::pipeline {
 enum class TargetMetric { kWorst, kMean, kTop1 };
 
 struct SearchOptions {
+  // false: no SQNR target (--eval-cmd alone); `target_db` is not checked.
+  bool has_target = true;
   double target_db = 0;
   TargetMetric metric = TargetMetric::kWorst;
   int max_steps = 32;      // float steps at most
@@ -55,6 +63,7 @@ struct SearchOptions {
   std::string trials_dir;
   int trial_shards = 1;
   std::string float_model_hash;  // of the float model file (trials.h)
+  EvalSettings eval;             // --eval-cmd; inactive: none
 };
 
 // One op of the plan found, for the table the search ends with.
@@ -77,6 +86,11 @@ struct SearchOutcome {
   // Not met: what stopped the search (a bound), or the layers that still
   // add the most noise ("op 12 CONV_2D 'conv1' adds 21.3 dB; ...").
   std::string limit;
+  // --eval-cmd: its runs in order, the score of the model returned (met),
+  // and whether the search stopped because --eval-budget was spent.
+  std::vector<EvalRun> eval_runs;
+  std::optional<double> eval_score;
+  bool eval_budget_spent = false;
 };
 
 // Quantizes `work` (the float model `model`, or its weights after

@@ -2,6 +2,7 @@
 #include "pipeline/quantize.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -34,6 +35,57 @@ namespace {
 // --target-sqnr's check set: every 4th sample (3, 7, 11, ...).
 constexpr int kTargetHoldout = 4;
 
+// --target-sqnr or --eval-cmd: the precision search runs.
+bool Searches(const QuantizeJob& job) {
+  return job.target.active() || job.eval.active();
+}
+
+// The notes' name for the search.
+const char* SearchName(const QuantizeJob& job) {
+  return job.target.active() ? "target-sqnr" : "eval-cmd";
+}
+
+// --eval-cmd's flags that do not go together.
+absl::Status CheckEval(const QuantizeJob& job) {
+  const EvalSettings& e = job.eval;
+  const EvalSettings defaults;
+  if (!e.active()) {
+    if (!std::isnan(e.min) || !std::isnan(e.max) ||
+        e.budget != defaults.budget || e.timeout != defaults.timeout) {
+      return UsageError(
+          "--eval-min, --eval-max, --eval-budget and --eval-timeout go with "
+          "--eval-cmd");
+    }
+    return absl::OkStatus();
+  }
+  if (e.cmd.find("{model}") == std::string::npos) {
+    return UsageError(absl::StrCat(
+        "--eval-cmd '", e.cmd,
+        "' has no {model}: qforge puts each candidate model's path there"));
+  }
+  if (std::isnan(e.min) == std::isnan(e.max)) {
+    return UsageError(
+        "--eval-cmd needs one of --eval-min X (accept a score >= X) and "
+        "--eval-max X (accept a score <= X)");
+  }
+  if (std::isinf(e.min) || std::isinf(e.max)) {
+    return UsageError("--eval-min / --eval-max must be finite");
+  }
+  if (e.budget < 1) return UsageError("--eval-budget must be >= 1");
+  if (!(e.timeout > 0)) return UsageError("--eval-timeout must be > 0");
+  if (job.data.empty() || !job.stats.empty()) {
+    return UsageError(
+        "--eval-cmd needs --data (the search calibrates on part of the "
+        "samples and ranks the ops to raise on the rest), not --stats");
+  }
+  if (!job.target.active() && job.target.metric != "worst") {
+    return UsageError(
+        "--target-metric bounds --target-sqnr; --eval-cmd's score is its "
+        "own metric");
+  }
+  return absl::OkStatus();
+}
+
 // `status` with `prefix: ` before its message, same code.
 absl::Status Prefixed(const std::string& prefix, const absl::Status& status) {
   return absl::Status(status.code(),
@@ -63,21 +115,23 @@ absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
         absl::StrCat("--report ", job.report, " is the output model's path"));
   }
   const TargetSettings& t = job.target;
+  RETURN_IF_ERROR(CheckEval(job));
+  const bool search = Searches(job);
   if (t.active() && (!data || !job.stats.empty())) {
     return UsageError(
         "--target-sqnr needs --data (it calibrates on part of the samples "
         "and checks on the rest), not --stats");
   }
-  if (t.active() && t.steps < 0) {
+  if (search && t.steps < 0) {
     return UsageError("--target-steps must be >= 0");
   }
-  if (!t.active() && (t.max_size > 0 || t.max_float_ops >= 0 ||
-                      t.max_latency_ratio > 0 || t.metric != "worst")) {
+  if (!search && (t.max_size > 0 || t.max_float_ops >= 0 ||
+                  t.max_latency_ratio > 0 || t.metric != "worst")) {
     return UsageError(
         "--max-size, --max-float-ops, --max-latency-ratio and --target-metric "
         "bound --target-sqnr's search; give --target-sqnr too");
   }
-  if (!t.active() && (!t.trials_dir.empty() || t.trial_shards != 1)) {
+  if (!search && (!t.trials_dir.empty() || t.trial_shards != 1)) {
     return UsageError(
         "--trials-dir and --trial-shards spread --target-sqnr's trials over "
         "eval-trial workers; give --target-sqnr too");
@@ -132,7 +186,7 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
   Resolved r;
   quantizer::QuantizeOptions& options = r.options;
   r.scheme = job.scheme;
-  r.holdout = job.target.active() ? kTargetHoldout : 0;
+  r.holdout = Searches(job) ? kTargetHoldout : 0;
   if (!job.recipe.empty()) {
     ASSIGN_OR_RETURN(std::vector<uint8_t> text, ReadFileBytes(job.recipe));
     ASSIGN_OR_RETURN(
@@ -150,7 +204,7 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
       r.scheme = *recipe.scheme;
     }
     options.rules = std::move(recipe.rules);
-    if (!job.target.active() && recipe.holdout_every.has_value()) {
+    if (!Searches(job) && recipe.holdout_every.has_value()) {
       r.holdout = *recipe.holdout_every;
     }
   }
@@ -168,6 +222,12 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
   ASSIGN_OR_RETURN(options.runtime, runtime::ParseRuntime(job.runtime));
   const bool integer = options.scheme == quantizer::Scheme::kInt8 ||
                        options.scheme == quantizer::Scheme::kInt16x8;
+  if (job.eval.active() && !integer) {
+    return UsageError(absl::StrCat(
+        "--eval-cmd chooses a precision per op: it needs scheme int8 or "
+        "int16x8, not ",
+        r.scheme));
+  }
   if (!options.rules.empty() && !integer) {
     return absl::InvalidArgumentError(
         absl::StrCat("--recipe/--int8-op/--int4-op/--int16-op need scheme "
@@ -300,11 +360,11 @@ void SplitSamples(Run& run) {
     const bool checks = run.held_out && i % holdout == holdout - 1;
     (checks ? run.check : run.fit).push_back(i);
   }
-  if (run.job.target.active() && run.check.empty()) {
+  if (Searches(run.job) && run.check.empty()) {
     run.check = run.fit;
-    run.hooks.Note(
-        "target-sqnr: fewer than 4 samples: checking on the calibration "
-        "samples");
+    run.hooks.Note(absl::StrCat(
+        SearchName(run.job),
+        ": fewer than 4 samples: checking on the calibration samples"));
   }
 }
 
@@ -427,12 +487,14 @@ absl::Status ChooseRanges(Run& run, QuantizeOutcome& outcome) {
 
 // The plan --target-sqnr found, as a table: each op raised, its form, what
 // undoing it would lose (the metric) and save (bytes, estimated latency).
-std::vector<std::string> PlanTable(const std::vector<PlanRow>& plan) {
+std::vector<std::string> PlanTable(const std::vector<PlanRow>& plan,
+                                   const char* name) {
   std::vector<std::string> out;
   if (plan.empty()) return out;
-  out.push_back(
-      "target-sqnr: plan (gain: what undoing the step loses; bytes and LiteRT "
-      "ms, estimated: what it costs)");
+  out.push_back(absl::StrCat(
+      name,
+      ": plan (gain: what undoing the step loses; bytes and LiteRT "
+      "ms, estimated: what it costs)"));
   for (const PlanRow& r : plan) {
     out.push_back(
         r.gain_known
@@ -449,7 +511,9 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
     Run& run, QuantizeOutcome& outcome) {
   const TargetSettings& target = run.job.target;
   SearchOptions so;
+  so.has_target = target.active();
   so.target_db = target.sqnr;
+  so.eval = run.job.eval;
   so.max_steps = target.steps;
   so.metric = target.metric == "mean"   ? TargetMetric::kMean
               : target.metric == "top1" ? TargetMetric::kTop1
@@ -477,23 +541,67 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
       SearchPrecision(run.model(), run.work, *run.stats, *run.data, run.check,
                       run.resolved.options, so, run.hooks);
   if (!found.ok()) return Prefixed(run.job.model, found.status());
+  const EvalSettings& eval = run.job.eval;
+  // "--eval-min 0.9"
+  const std::string eval_bound =
+      std::isnan(eval.max) ? absl::StrFormat("--eval-min %g", eval.min)
+                           : absl::StrFormat("--eval-max %g", eval.max);
+  std::string eval_runs;  // "candidate 1 (as asked): 0.52; ..."
+  for (const EvalRun& r : found->eval_runs) {
+    absl::StrAppend(&eval_runs, eval_runs.empty() ? "" : "; ", "candidate ",
+                    r.candidate, " (", r.label,
+                    "): ", absl::StrFormat("%.6g", r.score));
+  }
   if (!found->met) {
     const bool top1 = so.metric == TargetMetric::kTop1;
+    if (target.active() && !(found->check_db >= target.sqnr)) {
+      const std::string evals =
+          eval.active()
+              ? absl::StrCat("; --eval-cmd ran ", found->eval_runs.size(),
+                             " times", eval_runs.empty() ? "" : ": ", eval_runs)
+              : "";
+      return AccuracyBoundError(absl::StrFormat(
+          "%s: --target-sqnr %.2f%s not met: the best plan found reaches "
+          "%.2f%s on the %zu check samples after raising %zu ops%s%s%s; "
+          "nothing written",
+          run.job.model, target.sqnr, top1 ? "% top-1" : " dB", found->check_db,
+          top1 ? "% top-1" : " dB", run.check.size(), found->steps.size(),
+          found->limit.empty() ? "" : "; ", found->limit, evals));
+    }
+    const size_t runs = found->eval_runs.size();
     return AccuracyBoundError(absl::StrFormat(
-        "%s: --target-sqnr %.2f%s not met: the best plan found reaches "
-        "%.2f%s on the %zu check samples after raising %zu ops%s%s; "
-        "nothing written",
-        run.job.model, target.sqnr, top1 ? "% top-1" : " dB", found->check_db,
-        top1 ? "% top-1" : " dB", run.check.size(), found->steps.size(),
-        found->limit.empty() ? "" : "; ", found->limit));
+        "%s: --eval-cmd %s not met: no plan tried was accepted in %zu run%s "
+        "(%s) after raising %zu ops%s%s; nothing written",
+        run.job.model, eval_bound, runs, runs == 1 ? "" : "s", eval_runs,
+        found->steps.size(), found->limit.empty() ? "" : "; ", found->limit));
   }
-  run.hooks.Note(absl::StrFormat(
-      "target-sqnr: %.2f dB >= %.2f on %zu check samples (every 4th: 3, 7, "
-      "...) after raising %zu ops",
-      found->check_db, target.sqnr, run.check.size(), found->steps.size()));
-  outcome.target = TargetOutcome{found->check_db, run.check.size(),
-                                 found->steps, found->plan};
-  for (const std::string& line : PlanTable(found->plan)) run.hooks.Note(line);
+  if (target.active()) {
+    run.hooks.Note(absl::StrFormat(
+        "target-sqnr: %.2f dB >= %.2f on %zu check samples (every 4th: 3, 7, "
+        "...) after raising %zu ops",
+        found->check_db, target.sqnr, run.check.size(), found->steps.size()));
+  }
+  if (eval.active() && found->eval_score.has_value()) {
+    run.hooks.Note(absl::StrFormat(
+        "eval-cmd: score %.6g (%s) after raising %zu ops, %zu of "
+        "--eval-budget %d runs%s",
+        *found->eval_score, eval_bound, found->steps.size(),
+        found->eval_runs.size(), eval.budget,
+        found->eval_budget_spent
+            ? " (budget spent: the cheapest plan accepted so far)"
+            : ""));
+  }
+  outcome.target.emplace();
+  outcome.target->check_db = found->check_db;
+  outcome.target->check_samples = run.check.size();
+  outcome.target->steps = found->steps;
+  outcome.target->plan = found->plan;
+  outcome.target->eval_runs = found->eval_runs;
+  outcome.target->eval_score = found->eval_score;
+  outcome.target->eval_budget_spent = found->eval_budget_spent;
+  for (const std::string& line : PlanTable(found->plan, SearchName(run.job))) {
+    run.hooks.Note(line);
+  }
   return std::move(found->result);
 }
 
@@ -663,7 +771,7 @@ absl::StatusOr<QuantizeOutcome> RunQuantizeJob(
   RETURN_IF_ERROR(ChooseRanges(run, outcome));
   outcome.method = run.method;
   absl::StatusOr<quantizer::QuantizeResult> result;
-  if (job.target.active() && run.stats.has_value() && run.data.has_value()) {
+  if (Searches(job) && run.stats.has_value() && run.data.has_value()) {
     result = SearchToTarget(run, outcome);
     if (!result.ok()) return result.status();
   } else {

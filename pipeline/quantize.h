@@ -27,13 +27,18 @@
 
 namespace qforge::pipeline {
 
-// --target-sqnr: the metric reached on the check samples and the ops it
-// raised ("op 12 CONV_2D int8 -> int16").
+// --target-sqnr or --eval-cmd: the metric reached on the check samples and
+// the ops raised ("op 12 CONV_2D int8 -> int16").
 struct TargetOutcome {
   double check_db = 0;
   size_t check_samples = 0;
   std::vector<std::string> steps;
   std::vector<PlanRow> plan;  // the ops raised (precision_search.h)
+  // --eval-cmd: the command's runs, the score of the model written, and
+  // whether --eval-budget ran out before the search ended.
+  std::vector<EvalRun> eval_runs;
+  std::optional<double> eval_score;
+  bool eval_budget_spent = false;
 };
 
 // An op of the model written and what the runtime makes of it.

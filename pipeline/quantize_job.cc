@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "pipeline/quantize_job.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -133,6 +134,11 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
                  {"max_latency_ratio", t.max_latency_ratio}};
   // NaN has no JSON form: no "sqnr" member means no target.
   if (t.active()) target["sqnr"] = t.sqnr;
+  const EvalSettings& e = job.eval;
+  json eval = {{"cmd", e.cmd}, {"budget", e.budget}, {"timeout", e.timeout}};
+  // The same for the bound not given.
+  if (!std::isnan(e.min)) eval["min"] = e.min;
+  if (!std::isnan(e.max)) eval["max"] = e.max;
   json j = {
       {"qforge_quantize_job", kJobVersion},
       {"model", job.model},
@@ -154,6 +160,7 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
       {"recipe", job.recipe},
       {"save_recipe", job.save_recipe},
       {"target", target},
+      {"eval", eval},
       {"strict", job.strict},
       {"keep_integer", job.keep_integer},
       {"fc_per_tensor", job.fc_per_tensor},
@@ -217,6 +224,13 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
       t.Get("max_size", job.target.max_size);
       t.Get("max_float_ops", job.target.max_float_ops);
       t.Get("max_latency_ratio", job.target.max_latency_ratio);
+    });
+    r.Object("eval", [&](Reader& e) {
+      e.Get("cmd", job.eval.cmd);
+      e.Get("min", job.eval.min);
+      e.Get("max", job.eval.max);
+      e.Get("budget", job.eval.budget);
+      e.Get("timeout", job.eval.timeout);
     });
     r.Get("strict", job.strict);
     r.Get("keep_integer", job.keep_integer);

@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "numerics/modes.h"
 #include "pipeline/data_spec.h"
+#include "pipeline/eval_command.h"
 #include "pipeline/recovery.h"
 
 namespace qforge::pipeline {
@@ -58,6 +59,9 @@ struct QuantizeJob {
   std::string recipe;       // --recipe FILE
   std::string save_recipe;  // --save-recipe FILE
   TargetSettings target;
+  // --eval-cmd: the user's command accepts the search's plans
+  // (pipeline/candidate_eval.h), alone or with `target`.
+  EvalSettings eval;
   bool strict = false;
   // Every op with an integer form gets it, even where LiteRT runs its float
   // form faster on XNNPACK (pipeline/fast_path_plan.h): for delegates and

@@ -40,7 +40,7 @@ void ExpectSummaryMatches(const std::string& err, const json& j) {
       "scheme",     "method",      "runtime",     "ops_quantized",
       "kept_float", "repairs",     "input_bytes", "output_bytes",
       "latency",    "unsupported", "not_integer", "method_auto",
-      "target"};
+      "target",     "eval_cmd"};
   std::vector<std::string> got;
   for (const auto& [k, v] : j.items()) got.push_back(k);
   EXPECT_EQ(got, keys);
@@ -168,6 +168,7 @@ TEST(QuantizeJsonTest, CnnJsonIsTheSummary) {
   EXPECT_EQ(fast, (std::vector<std::string>{"AVERAGE_POOL_2D", "SOFTMAX"}));
   EXPECT_GT(j["latency"]["estimated_float_ms"].get<double>(), 0);
   EXPECT_TRUE(j["target"].is_null());
+  EXPECT_TRUE(j["eval_cmd"].is_null());
   EXPECT_TRUE(j["method_auto"].is_null());
 }
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -55,6 +56,10 @@ QuantizeJob EveryFieldSet() {
   j.target.metric = "top1";
   j.target.max_size = 123456;
   j.target.max_float_ops = 2;
+  j.eval.cmd = "python3 eval.py {model} 'it''s'";
+  j.eval.min = 0.75;
+  j.eval.budget = 5;
+  j.eval.timeout = 12.5;
   j.strict = true;
   j.fc_per_tensor = true;
   j.threads = 3;
@@ -85,6 +90,11 @@ TEST(QuantizeJobTest, JsonKeepsEveryField) {
   EXPECT_NE(pipeline::QuantizeJobToJson(QuantizeJob{}), text);
   EXPECT_EQ(back->data.mean, job.data.mean);
   EXPECT_EQ(back->target.sqnr, 31.5);
+  EXPECT_EQ(back->eval.cmd, job.eval.cmd);
+  EXPECT_EQ(back->eval.min, 0.75);
+  EXPECT_TRUE(std::isnan(back->eval.max));
+  EXPECT_EQ(back->eval.budget, 5);
+  EXPECT_EQ(back->eval.timeout, 12.5);
   EXPECT_EQ(back->recovery.seed, 11u);
   EXPECT_EQ(back->numerics.rounding, numerics::RoundingPolicy::kLegacy);
   EXPECT_EQ(back->numerics.arithmetic, numerics::Arithmetic::kXnnpack);
@@ -95,6 +105,23 @@ TEST(QuantizeJobTest, NoTargetRoundTripsAsNone) {
       pipeline::QuantizeJobToJson(QuantizeJob{}), "job.json");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_FALSE(back->target.active());
+  EXPECT_FALSE(back->eval.active());
+  EXPECT_TRUE(std::isnan(back->eval.min));
+  EXPECT_TRUE(std::isnan(back->eval.max));
+}
+
+// --eval-max (the other bound) survives too, with no min.
+TEST(QuantizeJobTest, EvalMaxRoundTrips) {
+  QuantizeJob job;
+  job.eval.cmd = "./err.sh {model}";
+  job.eval.max = 0.05;
+  absl::StatusOr<QuantizeJob> back = pipeline::QuantizeJobFromJson(
+      pipeline::QuantizeJobToJson(job), "job.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->eval.max, 0.05);
+  EXPECT_TRUE(std::isnan(back->eval.min));
+  EXPECT_EQ(back->eval.budget, 16);
+  EXPECT_EQ(back->eval.timeout, 600);
 }
 
 TEST(QuantizeJobTest, BadJsonNamesTheKey) {
@@ -109,6 +136,8 @@ TEST(QuantizeJobTest, BadJsonNamesTheKey) {
       {"\"rounding\": \"single\"", "\"rounding\": \"up\"",
        "job.json: rounding: expected single"},
       {"\"data\": {", "\"data\": [], \"x\": {", "job.json: data: expected an"},
+      {"\"budget\": 16", "\"budget\": \"16\"",
+       "job.json: eval.budget: expected an integer"},
   };
   for (const Case& c : cases) {
     std::string text = good;
