@@ -17,6 +17,7 @@
 #define QFORGE_PIPELINE_PRECISION_SEARCH_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,17 +27,55 @@
 #include "ir/model.h"
 #include "pipeline/hooks.h"
 #include "quantizer/options.h"
+#include "report/task_kind.h"
 
 namespace qforge::pipeline {
 
 // What the target bounds, on the check samples: the worst output's SQNR
-// (dB), the mean of the outputs' SQNRs (dB), or the classifier outputs'
-// top-1 agreement with the float model (percent, the worst output's).
-enum class TargetMetric { kWorst, kMean, kTop1 };
+// (dB), the mean of the outputs' SQNRs (dB), or a task metric of the
+// report (report/task_metrics.h), the worst output's of its kind: top-1 /
+// top-5 agreement and --labels accuracy of classifier outputs, mask
+// agreement and mean IoU of segmentations, the mean and the 95th
+// percentile point error of landmarks (in the output's units; lower is
+// better), detection recall, score decision agreement. Fractions are in
+// 0..1, except top-1 under --target-sqnr (percent, as it always was).
+enum class TargetMetric {
+  kWorst,
+  kMean,
+  kTop1,
+  kTop5,
+  kAccuracy,
+  kMaskAgreement,
+  kMiou,
+  kLandmarkPx,
+  kLandmarkP95,
+  kDetectionRecall,
+  kDecisionAgreement
+};
+
+// --target-metric's names: "worst", "mean", "top1", "top5", "accuracy",
+// "mask-agreement", "miou", "landmark-px", "landmark-p95",
+// "detection-recall", "decision-agreement".
+const char* TargetMetricName(TargetMetric m);
+std::optional<TargetMetric> ParseTargetMetric(const std::string& name);
+// Landmark errors: the target is a maximum.
+bool LowerIsBetter(TargetMetric m);
+// Fractions in 0..1 (with --target).
+bool IsFraction(TargetMetric m);
+// "mask agreement 0.9912", "worst output 31.20 dB".
+std::string TargetMetricText(TargetMetric m, double value, bool percent);
 
 struct SearchOptions {
-  double target_db = 0;
+  double target = 0;  // the metric's bound (a maximum when LowerIsBetter)
   TargetMetric metric = TargetMetric::kWorst;
+  // kTop1 under --target-sqnr: the agreement in percent.
+  bool percent = false;
+  // What the trials' notes are headed with: the flag that asked.
+  std::string note = "target-sqnr";
+  // How the report judges the outputs (report/task_kind.h, --labels).
+  std::vector<report::TaskOverride> tasks;
+  std::vector<int64_t> labels;
+  std::string labels_fingerprint;
   int max_steps = 32;      // float steps at most
   int64_t max_size = 0;    // bytes of the model written; 0: no bound
   int max_float_ops = -1;  // ops left float at most; -1: no bound
@@ -64,7 +103,7 @@ struct PlanRow {
 
 struct SearchOutcome {
   quantizer::QuantizeResult result;  // the last model tried
-  double check_db = 0;               // its worst output SQNR on the check set
+  double check_db = 0;               // its target metric on the check set
   bool met = false;
   std::vector<std::string> steps;  // "op 12 CONV_2D int8 -> int16"
   std::vector<PlanRow> plan;       // the ops raised, in op order

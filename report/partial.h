@@ -20,7 +20,8 @@
 namespace qforge::report {
 
 inline constexpr char kPartialFormatName[] = "qforge-report-partial";
-inline constexpr int kPartialFormatVersion = 1;
+// 2: task metrics (the tasks line, task_overrides and labels).
+inline constexpr int kPartialFormatVersion = 2;
 
 struct PartialFingerprint {
   // calibration::HashBytes of the two model files.

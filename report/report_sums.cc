@@ -10,7 +10,8 @@ absl::Status MergeSums(const ReportSums& from, ReportSums& into) {
       from.own.size() != into.own.size() ||
       from.rounding.size() != into.rounding.size() ||
       from.outputs.size() != into.outputs.size() ||
-      from.classes.size() != into.classes.size()) {
+      from.classes.size() != into.classes.size() ||
+      from.tasks.size() != into.tasks.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the sums are of different models (", from.slots.size(), " and ",
         into.slots.size(), " compared tensors, ", from.outputs.size(), " and ",
@@ -21,8 +22,15 @@ absl::Status MergeSums(const ReportSums& from, ReportSums& into) {
     into.own[s].Merge(from.own[s]);
     into.rounding[s].Merge(from.rounding[s]);
   }
+  if (from.task_overrides != into.task_overrides ||
+      from.labels != into.labels) {
+    return absl::InvalidArgumentError(
+        "the sums judge the outputs' tasks differently (other --task or "
+        "--labels)");
+  }
   for (size_t j = 0; j < from.outputs.size(); ++j) {
     into.outputs[j].Merge(from.outputs[j]);
+    into.tasks[j].Merge(from.tasks[j]);
     const OutputClasses& f = from.classes[j];
     OutputClasses& t = into.classes[j];
     if (f.first_position >= 0 &&
