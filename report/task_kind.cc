@@ -3,8 +3,11 @@
 
 #include <cstdint>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "formats/tflite_metadata.h"
 #include "ir/graph.h"
 #include "report/class_output.h"
 
@@ -122,6 +125,11 @@ absl::StatusOr<std::vector<OutputTask>> DetectTasks(
   std::vector<OutputTask> tasks(n);
   std::vector<std::vector<int64_t>> shapes(n);
   for (size_t j = 0; j < n; ++j) shapes[j] = StaticShape(sg, sg.outputs[j]);
+  // tflite-support's metadata names its task library's outputs:
+  // "probability" (image classifier), "segmentation_masks" (segmenter).
+  std::vector<std::string> meta = formats::ReadOutputNames(float_model);
+  meta.resize(n);
+  for (std::string& name : meta) name = absl::AsciiStrToLower(name);
 
   // TFLite_Detection_PostProcess: outputs 0..3 of the op are boxes,
   // classes, scores and the detection count.
@@ -197,8 +205,13 @@ absl::StatusOr<std::vector<OutputTask>> DetectTasks(
     for (int64_t d : shape) elements *= d;
     if (detection[j].kind == TaskKind::kDetection) {
       t = detection[j];
-    } else if (ScoresClasses(sg, static_cast<int>(j))) {
+    } else if (ScoresClasses(sg, static_cast<int>(j)) ||
+               meta[j] == "probability" || meta[j] == "probabilities") {
       t.kind = TaskKind::kClassification;
+    } else if (absl::StrContains(meta[j], "segmentation") ||
+               meta[j] == "mask" || meta[j] == "masks") {
+      t.kind = TaskKind::kSegmentation;
+      t.logits = AreLogits(sg, graph, sg.outputs[j]);
     } else if (elements == 1) {
       t.kind = TaskKind::kScore;
       t.logits = AreLogits(sg, graph, sg.outputs[j]);

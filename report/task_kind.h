@@ -4,7 +4,8 @@
 // task (task_metrics.h) and not only by SQNR: class scores, a segmentation
 // map, landmark coordinates, detections, or a scalar score. Detected from
 // the float model (output shapes, the op producing each output looked for
-// back through ops that only reshape or re-encode, names, the outputs of
+// back through ops that only reshape or re-encode, tensor names, the output
+// names of tflite-support metadata, the outputs of
 // TFLite_Detection_PostProcess) and overridable per output with
 // `--task OUTPUT=KIND` (docs/report-json.md#task-metrics).
 #ifndef QFORGE_REPORT_TASK_KIND_H_

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "formats/tflite_metadata.h"
 #include "gtest/gtest.h"
+#include "ir/graph.h"
 #include "tests/support/test_paths.h"
 
 namespace qforge::report {
@@ -37,6 +39,30 @@ TEST_F(TaskKindTest, Classifiers) {
     ASSERT_EQ(t.size(), 1u) << m;
     EXPECT_EQ(t[0].kind, TaskKind::kClassification) << m;
   }
+}
+
+// tflite-support metadata names the image classifier's output
+// "probability": a classification even where the graph does not say so
+// (here the output moved to the SOFTMAX's input, renamed).
+TEST_F(TaskKindTest, MetadataNamesTheOutput) {
+  ir::Model m = testing::ReadModel(
+      testing::CorpusDir() +
+      "/models/tflite-support/mobilenet_v1_0.25_224_1_metadata_1.tflite");
+  EXPECT_EQ(formats::ReadOutputNames(m),
+            std::vector<std::string>{"probability"});
+  ir::Subgraph& sg = m.subgraphs[0];
+  const ir::Graph graph(sg);
+  const int softmax = graph.producer(sg.outputs[0]);
+  ASSERT_GE(softmax, 0);
+  sg.outputs[0] = sg.operators[static_cast<size_t>(softmax)].inputs[0];
+  sg.tensors[static_cast<size_t>(sg.outputs[0])].name = "scores";
+  absl::StatusOr<std::vector<OutputTask>> t = DetectTasks(m, {});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ((*t)[0].kind, TaskKind::kClassification);
+  m.metadata.clear();
+  t = DetectTasks(m, {});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ((*t)[0].kind, TaskKind::kNone);
 }
 
 TEST_F(TaskKindTest, Segmenters) {
