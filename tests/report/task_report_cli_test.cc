@@ -260,5 +260,26 @@ TEST_F(TaskReportCliTest, SearchForMaskAgreement) {
       << r.err;
 }
 
+// A bound from above: --target-metric landmark-px --target 3 on the hand
+// landmark model. int8 as asked is ~10 px off on the check samples; the
+// search raises ops until the mean point error is at most 3 px.
+TEST_F(TaskReportCliTest, SearchForLandmarkError) {
+  const testing::CommandResult r =
+      RunCommand(QforgeBinary() + " quantize " +
+                 Model("mediapipe/hand_landmark__20201104.tflite") + Hands() +
+                 " -o " + dir_ +
+                 "/t.tflite --target-metric landmark-px --target 3 "
+                 "--target-steps 4 -q --json " +
+                 dir_ + "/t.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json t = json::parse(testing::ReadText(dir_ + "/t.json"), nullptr,
+                             false)["target"];
+  EXPECT_EQ(t["metric"], "landmark-px");
+  EXPECT_DOUBLE_EQ(t["target"].get<double>(), 3.0);
+  EXPECT_LE(t["reached"].get<double>(), 3.0);
+  EXPECT_GT(t["reached"].get<double>(), 0.0);
+  EXPECT_FALSE(t["steps"].empty());
+}
+
 }  // namespace
 }  // namespace qforge
