@@ -26,44 +26,11 @@
 #include "formats/data/data_source.h"
 #include "ir/model.h"
 #include "pipeline/hooks.h"
+#include "pipeline/target_metric.h"
 #include "quantizer/options.h"
 #include "report/task_kind.h"
 
 namespace qforge::pipeline {
-
-// What the target bounds, on the check samples: the worst output's SQNR
-// (dB), the mean of the outputs' SQNRs (dB), or a task metric of the
-// report (report/task_metrics.h), the worst output's of its kind: top-1 /
-// top-5 agreement and --labels accuracy of classifier outputs, mask
-// agreement and mean IoU of segmentations, the mean and the 95th
-// percentile point error of landmarks (in the output's units; lower is
-// better), detection recall, score decision agreement. Fractions are in
-// 0..1, except top-1 under --target-sqnr (percent, as it always was).
-enum class TargetMetric {
-  kWorst,
-  kMean,
-  kTop1,
-  kTop5,
-  kAccuracy,
-  kMaskAgreement,
-  kMiou,
-  kLandmarkPx,
-  kLandmarkP95,
-  kDetectionRecall,
-  kDecisionAgreement
-};
-
-// --target-metric's names: "worst", "mean", "top1", "top5", "accuracy",
-// "mask-agreement", "miou", "landmark-px", "landmark-p95",
-// "detection-recall", "decision-agreement".
-const char* TargetMetricName(TargetMetric m);
-std::optional<TargetMetric> ParseTargetMetric(const std::string& name);
-// Landmark errors: the target is a maximum.
-bool LowerIsBetter(TargetMetric m);
-// Fractions in 0..1 (with --target).
-bool IsFraction(TargetMetric m);
-// "mask agreement 0.9912", "worst output 31.20 dB".
-std::string TargetMetricText(TargetMetric m, double value, bool percent);
 
 struct SearchOptions {
   double target = 0;  // the metric's bound (a maximum when LowerIsBetter)
