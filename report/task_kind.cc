@@ -254,8 +254,11 @@ absl::StatusOr<std::vector<OutputTask>> DetectTasks(
   for (const TaskOverride& o : overrides) {
     int j = -1;
     for (size_t i = 0; i < n; ++i) {
-      if (sg.tensors[static_cast<size_t>(sg.outputs[i])].name == o.output)
+      const int32_t t = sg.outputs[i];
+      if (t >= 0 && static_cast<size_t>(t) < sg.tensors.size() &&
+          sg.tensors[static_cast<size_t>(t)].name == o.output) {
         j = static_cast<int>(i);
+      }
     }
     int index = 0;
     if (j < 0 && absl::SimpleAtoi(o.output, &index) && index >= 0 &&
