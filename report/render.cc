@@ -126,7 +126,12 @@ std::string TaskSummary(const OutputReport& o) {
           t.points);
     case TaskKind::kDetection:
       if (t.role != DetectionRole::kBoxes) {
-        return absl::StrFormat("detection: part of output %d's", t.boxes);
+        const char* role = t.role == DetectionRole::kScores    ? "scores"
+                           : t.role == DetectionRole::kClasses ? "classes"
+                           : t.role == DetectionRole::kCount   ? "count"
+                                                               : "part";
+        return absl::StrFormat("detection %s (metrics on output %d)", role,
+                               t.boxes);
       }
       return absl::StrFormat(
           "detection: recall %s, match IoU %s, score error %s",
