@@ -52,4 +52,18 @@ absl::Status ParseShard(const std::string& text, int* index, int* count) {
   return absl::OkStatus();
 }
 
+void AddTaskFlags(CLI::App* sub, std::vector<std::string>& tasks,
+                  std::string& labels) {
+  sub->add_option("--task", tasks,
+                  "OUTPUT=KIND: judge output OUTPUT (name or index) as KIND: "
+                  "classification, segmentation, landmarks, detection, score "
+                  "or none, instead of the kind detected (repeatable)")
+      ->type_name("OUTPUT=KIND")
+      ->allow_extra_args(false);
+  sub->add_option("--labels", labels,
+                  "One integer class per line, in --data sample order: the "
+                  "accuracy of both models on classifier outputs")
+      ->type_name("FILE");
+}
+
 }  // namespace qforge::cmd

@@ -7,6 +7,7 @@
 #define QFORGE_CMD_CLI_FLAGS_H_
 
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
@@ -26,6 +27,11 @@ CLI::Validator FiniteNumber(bool nonzero = false);
 
 // --shard K/N (calibrate, report): 0 <= K < N, else a usage error.
 absl::Status ParseShard(const std::string& text, int* index, int* count);
+
+// --task OUTPUT=KIND (repeatable) and --labels FILE of report and quantize:
+// how the report judges each output by its task (report/task_kind.h).
+void AddTaskFlags(CLI::App* sub, std::vector<std::string>& tasks,
+                  std::string& labels);
 
 // Adds the subcommand's example to its --help.
 void SetExample(CLI::App* app, const std::string& example);

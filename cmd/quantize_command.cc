@@ -226,11 +226,26 @@ void AddTargetFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
   sub->add_option("--target-steps", args->target.steps,
                   "At most this many ops raised by --target-sqnr (default "
                   "32)");
+  sub->add_option("--target", args->target.value,
+                  "Like --target-sqnr, for any --target-metric, in its units: "
+                  "dB (worst, mean), a fraction in 0..1 (top1, top5, "
+                  "accuracy, mask-agreement, miou, detection-recall, "
+                  "decision-agreement) or the largest point error in the "
+                  "output's units (landmark-px, landmark-p95)")
+      ->type_name("VALUE")
+      ->check(FiniteNumber());
   sub->add_option("--target-metric", args->target.metric,
-                  "What --target-sqnr bounds on the check samples: worst "
-                  "(the worst output's SQNR, dB), mean (the outputs' mean "
-                  "SQNR, dB) or top1 (classifier top-1 agreement, percent)")
-      ->check(CLI::IsMember({"worst", "mean", "top1"}))
+                  "What the target bounds on the check samples (the worst "
+                  "output of its kind): worst (the worst output's SQNR, dB), "
+                  "mean (the outputs' mean SQNR, dB), top1 (top-1 agreement; "
+                  "percent with --target-sqnr), top5, accuracy (needs "
+                  "--labels), mask-agreement, miou, landmark-px (mean point "
+                  "error), landmark-p95, detection-recall, "
+                  "decision-agreement (docs/report-json.md#task-metrics)")
+      ->check(CLI::IsMember({"worst", "mean", "top1", "top5", "accuracy",
+                             "mask-agreement", "miou", "landmark-px",
+                             "landmark-p95", "detection-recall",
+                             "decision-agreement"}))
       ->capture_default_str();
   sub->add_option("--max-size", args->target.max_size,
                   "With --target-sqnr: never raise precision past a model "
@@ -297,6 +312,7 @@ void RegisterQuantize(CLI::App& app, CommandContext& ctx) {
   AddTargetFlags(sub, args.get());
   AddEvalFlags(sub, args.get());
   AddRecoveryFlags(sub, args->recovery);
+  AddTaskFlags(sub, args->tasks, args->labels);
   AddThreadsOption(sub, args->threads, "Calibration threads (with --data)");
   sub->add_option("--report", args->report,
                   "Also write a quantization report of the new model on the "

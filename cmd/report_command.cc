@@ -44,6 +44,8 @@ struct ReportArgs {
   int threads = 0;
   std::string runtime = "litert";
   std::string shard;
+  std::vector<std::string> tasks;
+  std::string labels;
 };
 
 report::Format OutputFormat(const std::string& format,
@@ -84,7 +86,10 @@ absl::Status RunReportShard(const ReportArgs& args, const GlobalFlags& flags) {
   run.quant_label = args.quant_model;
   run.threads = args.threads;
   run.numerics = flags.numerics;
-  const std::string inputs[] = {args.float_model, args.quant_model};
+  run.tasks = args.tasks;
+  run.labels = args.labels;
+  const std::string inputs[] = {args.float_model, args.quant_model,
+                                args.labels};
   ASSIGN_OR_RETURN(PendingFile out, PendingFile::Create(args.output, inputs));
   run.outputs.push_back(out.path());
   ASSIGN_OR_RETURN(report::PartialReport partial,
@@ -108,11 +113,14 @@ absl::Status RunReport(const ReportArgs& args, const GlobalFlags& flags) {
   run.float_label = args.float_model;
   run.quant_label = args.quant_model;
   run.threads = args.threads;
+  run.tasks = args.tasks;
+  run.labels = args.labels;
   std::optional<PendingFile> out;
   if (!args.output.empty()) {
     // Before the run: an output that cannot be written fails now (and
     // MakeReport refuses it if it is a data file).
-    const std::string inputs[] = {args.float_model, args.quant_model};
+    const std::string inputs[] = {args.float_model, args.quant_model,
+                                  args.labels};
     ASSIGN_OR_RETURN(out, PendingFile::Create(args.output, inputs));
   }
   if (out.has_value()) run.outputs.push_back(out->path());
@@ -208,6 +216,7 @@ void RegisterReport(CLI::App& app, CommandContext& ctx) {
       ->check(FiniteNumber())
       ->default_str("none");
   AddRuntimeOption(sub, args->runtime);
+  AddTaskFlags(sub, args->tasks, args->labels);
   AddThreadsOption(sub, args->threads, "Samples run in parallel");
   sub->add_option("--shard", args->shard,
                   "K/N: only samples i with i % N == K, written to -o as a "

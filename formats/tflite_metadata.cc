@@ -86,4 +86,36 @@ MetadataNormalization ReadInputNormalization(const ir::Model& model) {
   return {};
 }
 
+std::vector<std::string> ParseOutputNames(absl::Span<const uint8_t> bytes,
+                                          int num_outputs) {
+  std::vector<std::string> out;
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+  if (bytes.size() < 8 || !verifier.VerifyBuffer<md::ModelMetadata>(nullptr))
+    return out;
+  const md::ModelMetadata* meta =
+      flatbuffers::GetRoot<md::ModelMetadata>(bytes.data());
+  const auto* subgraphs = meta->subgraph_metadata();
+  if (subgraphs == nullptr || subgraphs->size() == 0) return out;
+  const auto* tensors = subgraphs->Get(0)->output_tensor_metadata();
+  if (tensors == nullptr) return out;
+  out.assign(static_cast<size_t>(std::max(0, num_outputs)), "");
+  const int n = std::min<int>(num_outputs, static_cast<int>(tensors->size()));
+  for (int i = 0; i < n; ++i) {
+    const flatbuffers::String* name = tensors->Get(i)->name();
+    if (name != nullptr) out[static_cast<size_t>(i)] = name->str();
+  }
+  return out;
+}
+
+std::vector<std::string> ReadOutputNames(const ir::Model& model) {
+  if (model.subgraphs.empty()) return {};
+  const int num_outputs = static_cast<int>(model.subgraphs[0].outputs.size());
+  for (const ir::Metadata& m : model.metadata) {
+    if (m.name != kMetadataName) continue;
+    if (m.buffer >= model.buffers.size()) return {};
+    return ParseOutputNames(model.buffers[m.buffer].data, num_outputs);
+  }
+  return {};
+}
+
 }  // namespace qforge::formats

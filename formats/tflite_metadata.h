@@ -39,6 +39,14 @@ MetadataNormalization ReadInputNormalization(const ir::Model& model);
 MetadataNormalization ParseInputNormalization(absl::Span<const uint8_t> bytes,
                                               int num_inputs);
 
+// The names tflite-support's metadata gives the entry subgraph's outputs
+// ("probability", "segmentation_masks", "location", ...), by output
+// position ("" where it names none). Empty without usable metadata (a
+// malformed buffer gives nothing: ReadInputNormalization notes it).
+std::vector<std::string> ReadOutputNames(const ir::Model& model);
+std::vector<std::string> ParseOutputNames(absl::Span<const uint8_t> bytes,
+                                          int num_outputs);
+
 }  // namespace qforge::formats
 
 #endif  // QFORGE_FORMATS_TFLITE_METADATA_H_

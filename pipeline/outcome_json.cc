@@ -39,7 +39,7 @@ OJson LatencyJson(const LatencyOutcome& l) {
 OJson TargetJson(const TargetSettings& settings, const TargetOutcome& t) {
   OJson j;
   j["metric"] = settings.metric;
-  j["target"] = Finite(settings.sqnr);
+  j["target"] = Finite(settings.bound());
   j["reached"] = Finite(t.check_db);
   j["check_samples"] = t.check_samples;
   j["steps"] = t.steps;

@@ -53,40 +53,6 @@ bool IsFloat(const std::string& precision) {
          precision == "float32";
 }
 
-// The target metric of a report; nullopt for top-1 without a classifier
-// output.
-std::optional<double> MetricOf(const report::Report& r, TargetMetric m) {
-  switch (m) {
-    case TargetMetric::kWorst:
-      return report::MinOutputSqnr(r);
-    case TargetMetric::kMean:
-      return report::MeanOutputSqnr(r);
-    case TargetMetric::kTop1: {
-      std::optional<double> worst;
-      for (const report::OutputReport& o : r.outputs) {
-        if (!o.classifier || o.samples == 0) continue;
-        const double pct = 100.0 * static_cast<double>(o.top1_agree) /
-                           static_cast<double>(o.samples);
-        worst = worst.has_value() ? std::min(*worst, pct) : pct;
-      }
-      return worst;
-    }
-  }
-  return std::nullopt;
-}
-
-std::string MetricText(TargetMetric m, double value) {
-  switch (m) {
-    case TargetMetric::kWorst:
-      return absl::StrFormat("worst output %.2f dB", value);
-    case TargetMetric::kMean:
-      return absl::StrFormat("mean output %.2f dB", value);
-    case TargetMetric::kTop1:
-      return absl::StrFormat("top-1 agreement %.1f%%", value);
-  }
-  return absl::StrFormat("%.2f", value);
-}
-
 // Whether most of what `layer` adds is its grid's cost in the op reading
 // it (report.h): then that reader must take the wider tensor too.
 bool GridDominates(const report::LayerReport& layer) {
@@ -123,13 +89,16 @@ class Search {
         base_(options),
         search_(search),
         hooks_(hooks),
-        prefix_(search.has_target ? "target-sqnr" : "eval-cmd") {
+        prefix_(search.has_target ? search.note : "eval-cmd") {
     report_.threads = search.threads;
     if (options.runtime == runtime::Runtime::kLitert) {
       float_latency_ms_ = runtime::EstimateLitertLatency(model).ms;
     }
     report_.samples = check;
     report_.histogram_layers = 0;
+    report_.tasks = search.tasks;
+    report_.labels = search.labels;
+    report_.labels_fingerprint = search.labels_fingerprint;
     const ir::Model& fm = folded_.model();
     const ir::Subgraph& sg = fm.subgraphs[0];
     has_weights_.assign(sg.operators.size(), false);
@@ -226,7 +195,7 @@ class Search {
   // The float model's estimated LiteRT latency (--max-latency-ratio).
   double float_latency_ms_ = 0;
   report::ReportOptions report_;
-  const std::string prefix_;  // of the notes: target-sqnr, or eval-cmd
+  const std::string prefix_;  // of the notes: target-sqnr, target, eval-cmd
   bool budget_stop_ = false;
 
  public:
@@ -237,7 +206,11 @@ class Search {
 };
 
 absl::StatusOr<bool> Search::Met(Trial& t) {
-  if (search_.has_target && !(t.db >= search_.target_db)) return false;
+  if (search_.has_target &&
+      !(LowerIsBetter(search_.metric) ? t.db <= search_.target
+                                      : t.db >= search_.target)) {
+    return false;
+  }
   if (evaluator_ == nullptr) return true;
   ASSIGN_OR_RETURN(const std::optional<EvalVerdict> verdict,
                    evaluator_->Evaluate(t.serialized, t.label));
@@ -270,11 +243,12 @@ absl::StatusOr<Trial> Search::Try(
     ASSIGN_OR_RETURN(
         t.report, report::BuildReport(model_, t.result.model, data_, report_));
   }
-  const std::optional<double> metric = MetricOf(t.report, search_.metric);
+  const std::optional<double> metric =
+      TargetMetricOf(t.report, search_.metric, search_.percent);
   if (!metric.has_value()) {
     return absl::InvalidArgumentError(
-        "--target-metric top1: the model has no classifier output (made by "
-        "SOFTMAX / LOG_SOFTMAX or named logit...)");
+        absl::StrCat("--target-metric ", TargetMetricName(search_.metric),
+                     ": the model has no ", TargetMetricNeeds(search_.metric)));
   }
   t.db = *metric;
   for (const auto& c : t.result.op_choices) t.float_ops += IsFloat(c.precision);
@@ -289,8 +263,9 @@ absl::StatusOr<Trial> Search::Try(
     t.latency_ms = runtime::EstimateLitertLatency(t.result.model).ms;
   }
   if (!hooks_.quiet()) {
-    hooks_.Note(absl::StrCat(prefix_, ": ", label, ": ",
-                             MetricText(search_.metric, t.db)));
+    hooks_.Note(
+        absl::StrCat(prefix_, ": ", label, ": ",
+                     TargetMetricText(search_.metric, t.db, search_.percent)));
   }
   return t;
 }
@@ -750,7 +725,8 @@ absl::StatusOr<SearchOutcome> Search::Run() {
       dropped[k] = false;
       PlanRow row;
       row.gain_known = true;
-      row.gain_db = best.db - t.db;
+      row.gain_db =
+          LowerIsBetter(search_.metric) ? t.db - best.db : best.db - t.db;
       row.bytes = best.bytes - t.bytes;
       row.latency_ms = best.latency_ms - t.latency_ms;
       undo[k] = row;

@@ -33,20 +33,25 @@
 #include "pipeline/candidate_eval.h"
 #include "pipeline/eval_command.h"
 #include "pipeline/hooks.h"
+#include "pipeline/target_metric.h"
 #include "quantizer/options.h"
+#include "report/task_kind.h"
 
 namespace qforge::pipeline {
 
-// What the target bounds, on the check samples: the worst output's SQNR
-// (dB), the mean of the outputs' SQNRs (dB), or the classifier outputs'
-// top-1 agreement with the float model (percent, the worst output's).
-enum class TargetMetric { kWorst, kMean, kTop1 };
-
 struct SearchOptions {
-  // false: no SQNR target (--eval-cmd alone); `target_db` is not checked.
+  // false: no target (--eval-cmd alone); `target` is not checked.
   bool has_target = true;
-  double target_db = 0;
+  double target = 0;  // the metric's bound (a maximum when LowerIsBetter)
   TargetMetric metric = TargetMetric::kWorst;
+  // kTop1 under --target-sqnr: the agreement in percent.
+  bool percent = false;
+  // What the trials' notes are headed with: the flag that asked.
+  std::string note = "target-sqnr";
+  // How the report judges the outputs (report/task_kind.h, --labels).
+  std::vector<report::TaskOverride> tasks;
+  std::vector<int64_t> labels;
+  std::string labels_fingerprint;
   int max_steps = 32;      // float steps at most
   int64_t max_size = 0;    // bytes of the model written; 0: no bound
   int max_float_ops = -1;  // ops left float at most; -1: no bound
@@ -79,7 +84,7 @@ struct PlanRow {
 
 struct SearchOutcome {
   quantizer::QuantizeResult result;  // the last model tried
-  double check_db = 0;               // its worst output SQNR on the check set
+  double check_db = 0;               // its target metric on the check set
   bool met = false;
   std::vector<std::string> steps;  // "op 12 CONV_2D int8 -> int16"
   std::vector<PlanRow> plan;       // the ops raised, in op order

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/exit_codes.h"
@@ -26,6 +27,7 @@
 #include "quantizer/recipe.h"
 #include "report/float_ops.h"
 #include "report/render.h"
+#include "report/task_kind.h"
 #include "runtime/latency.h"
 #include "runtime/profile.h"
 
@@ -42,7 +44,8 @@ bool Searches(const QuantizeJob& job) {
 
 // The notes' name for the search.
 const char* SearchName(const QuantizeJob& job) {
-  return job.target.active() ? "target-sqnr" : "eval-cmd";
+  if (!job.target.active()) return "eval-cmd";
+  return std::isnan(job.target.value) ? "target-sqnr" : "target";
 }
 
 // --eval-cmd's flags that do not go together.
@@ -114,6 +117,16 @@ absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
     return UsageError(
         absl::StrCat("--report ", job.report, " is the output model's path"));
   }
+  if ((!job.tasks.empty() || !job.labels.empty()) && job.report.empty() &&
+      !job.target.active()) {
+    return UsageError(
+        "--task and --labels say how outputs are judged: give --report or a "
+        "target too");
+  }
+  for (const std::string& task : job.tasks) {
+    absl::StatusOr<report::TaskOverride> o = report::ParseTaskOverride(task);
+    if (!o.ok()) return UsageError(std::string(o.status().message()));
+  }
   const TargetSettings& t = job.target;
   RETURN_IF_ERROR(CheckEval(job));
   const bool search = Searches(job);
@@ -125,11 +138,38 @@ absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
   if (search && t.steps < 0) {
     return UsageError("--target-steps must be >= 0");
   }
+  const std::optional<TargetMetric> metric = ParseTargetMetric(t.metric);
+  if (!metric.has_value()) {
+    return UsageError(absl::StrCat("--target-metric ", t.metric,
+                                   ": not a metric the search knows"));
+  }
+  if (!std::isnan(t.sqnr) && !std::isnan(t.value)) {
+    return UsageError(
+        "--target-sqnr and --target are one bound: give one of them");
+  }
+  if (!std::isnan(t.sqnr) && *metric != TargetMetric::kWorst &&
+      *metric != TargetMetric::kMean && *metric != TargetMetric::kTop1) {
+    return UsageError(absl::StrCat("--target-metric ", t.metric,
+                                   " takes --target VALUE, not --target-sqnr"));
+  }
+  if (!std::isnan(t.value) &&
+      (!std::isfinite(t.value) ||
+       (IsFraction(*metric) && (t.value < 0 || t.value > 1)) ||
+       (LowerIsBetter(*metric) && t.value < 0))) {
+    return UsageError(absl::StrCat(
+        "--target ", t.value, ": --target-metric ", t.metric, " takes ",
+        IsFraction(*metric)      ? "a fraction in 0..1"
+        : LowerIsBetter(*metric) ? "a largest error >= 0"
+                                 : "a finite number of dB"));
+  }
+  if (*metric == TargetMetric::kAccuracy && job.labels.empty()) {
+    return UsageError("--target-metric accuracy needs --labels");
+  }
   if (!search && (t.max_size > 0 || t.max_float_ops >= 0 ||
                   t.max_latency_ratio > 0 || t.metric != "worst")) {
     return UsageError(
         "--max-size, --max-float-ops, --max-latency-ratio and --target-metric "
-        "bound --target-sqnr's search; give --target-sqnr too");
+        "bound --target-sqnr's search; give --target-sqnr (or --target) too");
   }
   if (!search && (!t.trials_dir.empty() || t.trial_shards != 1)) {
     return UsageError(
@@ -512,12 +552,21 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
   const TargetSettings& target = run.job.target;
   SearchOptions so;
   so.has_target = target.active();
-  so.target_db = target.sqnr;
+  so.target = target.bound();
   so.eval = run.job.eval;
   so.max_steps = target.steps;
-  so.metric = target.metric == "mean"   ? TargetMetric::kMean
-              : target.metric == "top1" ? TargetMetric::kTop1
-                                        : TargetMetric::kWorst;
+  so.metric = ParseTargetMetric(target.metric).value_or(TargetMetric::kWorst);
+  // --target-sqnr's top1 is a percentage, as it has always been.
+  so.percent = so.metric == TargetMetric::kTop1 && std::isnan(target.value);
+  if (!std::isnan(target.value)) so.note = "target";
+  {
+    report::ReportOptions task_options;
+    RETURN_IF_ERROR(
+        SetTaskOptions(run.job.tasks, run.job.labels, task_options));
+    so.tasks = std::move(task_options.tasks);
+    so.labels = std::move(task_options.labels);
+    so.labels_fingerprint = std::move(task_options.labels_fingerprint);
+  }
   so.max_size = target.max_size;
   so.max_float_ops = target.max_float_ops;
   so.max_latency_ratio = target.max_latency_ratio;
@@ -552,9 +601,27 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
                     r.candidate, " (", r.label,
                     "): ", absl::StrFormat("%.6g", r.score));
   }
+  // Whether the target (not --eval-cmd) held on the plan found.
+  const bool target_held = LowerIsBetter(so.metric)
+                               ? found->check_db <= so.target
+                               : found->check_db >= so.target;
   if (!found->met) {
     const bool top1 = so.metric == TargetMetric::kTop1;
-    if (target.active() && !(found->check_db >= target.sqnr)) {
+    if (target.active() && !target_held && !std::isnan(target.value)) {
+      const std::string evals =
+          eval.active()
+              ? absl::StrCat("; --eval-cmd ran ", found->eval_runs.size(),
+                             " times", eval_runs.empty() ? "" : ": ", eval_runs)
+              : "";
+      return AccuracyBoundError(absl::StrFormat(
+          "%s: --target %g (%s) not met: the best plan found reaches %s on "
+          "the %zu check samples after raising %zu ops%s%s%s; nothing written",
+          run.job.model, target.value, target.metric,
+          TargetMetricText(so.metric, found->check_db, so.percent),
+          run.check.size(), found->steps.size(),
+          found->limit.empty() ? "" : "; ", found->limit, evals));
+    }
+    if (target.active() && !target_held) {
       const std::string evals =
           eval.active()
               ? absl::StrCat("; --eval-cmd ran ", found->eval_runs.size(),
@@ -575,11 +642,18 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
         run.job.model, eval_bound, runs, runs == 1 ? "" : "s", eval_runs,
         found->steps.size(), found->limit.empty() ? "" : "; ", found->limit));
   }
-  if (target.active()) {
+  if (target.active() && std::isnan(target.value)) {
     run.hooks.Note(absl::StrFormat(
         "target-sqnr: %.2f dB >= %.2f on %zu check samples (every 4th: 3, 7, "
         "...) after raising %zu ops",
         found->check_db, target.sqnr, run.check.size(), found->steps.size()));
+  } else if (target.active()) {
+    run.hooks.Note(absl::StrFormat(
+        "target: %s %s %g on %zu check samples (every 4th: 3, 7, ...) after "
+        "raising %zu ops",
+        TargetMetricText(so.metric, found->check_db, so.percent),
+        LowerIsBetter(so.metric) ? "<=" : ">=", target.value, run.check.size(),
+        found->steps.size()));
   }
   if (eval.active() && found->eval_score.has_value()) {
     run.hooks.Note(absl::StrFormat(
@@ -681,6 +755,8 @@ absl::Status WriteReport(Run& run, const std::vector<uint8_t>& written_bytes,
   rr.data_notes = !(run.resolved.needs_stats && job.stats.empty());
   rr.numerics = job.numerics;
   rr.runtime_profile = run.resolved.options.runtime;
+  rr.tasks = job.tasks;
+  rr.labels = job.labels;
   ASSIGN_OR_RETURN(report::Report r,
                    MakeReport(run.model(), written, job.data, rr, run.hooks));
   for (report::FloatOp& f : r.float_ops) {

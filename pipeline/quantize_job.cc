@@ -133,7 +133,8 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
                  {"max_float_ops", t.max_float_ops},
                  {"max_latency_ratio", t.max_latency_ratio}};
   // NaN has no JSON form: no "sqnr" member means no target.
-  if (t.active()) target["sqnr"] = t.sqnr;
+  if (!std::isnan(t.sqnr)) target["sqnr"] = t.sqnr;
+  if (!std::isnan(t.value)) target["value"] = t.value;
   const EvalSettings& e = job.eval;
   json eval = {{"cmd", e.cmd}, {"budget", e.budget}, {"timeout", e.timeout}};
   // The same for the bound not given.
@@ -166,6 +167,8 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
       {"fc_per_tensor", job.fc_per_tensor},
       {"threads", job.threads},
       {"report", job.report},
+      {"tasks", job.tasks},
+      {"labels", job.labels},
       {"recovery",
        {{"optimize", rec.optimize},
         {"equalize", rec.equalize},
@@ -219,6 +222,7 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
     r.Get("save_recipe", job.save_recipe);
     r.Object("target", [&](Reader& t) {
       t.Get("sqnr", job.target.sqnr);
+      t.Get("value", job.target.value);
       t.Get("steps", job.target.steps);
       t.Get("metric", job.target.metric);
       t.Get("max_size", job.target.max_size);
@@ -237,6 +241,8 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
     r.Get("fc_per_tensor", job.fc_per_tensor);
     r.Get("threads", job.threads);
     r.Get("report", job.report);
+    r.Get("tasks", job.tasks);
+    r.Get("labels", job.labels);
     r.Object("recovery", [&](Reader& rec) {
       RecoverySettings& s = job.recovery;
       rec.Get("optimize", s.optimize);

@@ -23,12 +23,17 @@
 
 namespace qforge::pipeline {
 
-// --target-sqnr and its bounds: the cheapest per-op precision whose
-// metric reaches `sqnr` on held-out samples (pipeline/precision_search.h).
+// --target-sqnr / --target and their bounds: the cheapest per-op precision
+// whose metric reaches `sqnr` (dB; percent for top1) or `value` (the
+// metric's own units: dB, fractions in 0..1, landmark errors as a maximum)
+// on held-out samples (pipeline/precision_search.h). At most one is set.
 struct TargetSettings {
-  double sqnr = std::numeric_limits<double>::quiet_NaN();  // NaN: no target
-  int steps = 32;                // float steps at most
-  std::string metric = "worst";  // worst | mean | top1
+  double sqnr = std::numeric_limits<double>::quiet_NaN();   // NaN: none
+  double value = std::numeric_limits<double>::quiet_NaN();  // NaN: none
+  int steps = 32;  // float steps at most
+  // worst | mean | top1 | top5 | accuracy | mask-agreement | miou |
+  // landmark-px | landmark-p95 | detection-recall | decision-agreement
+  std::string metric = "worst";
   int64_t max_size = 0;          // bytes; 0: no bound
   int max_float_ops = -1;        // -1: no bound
   double max_latency_ratio = 0;  // litert: x the float model's; 0: none
@@ -37,7 +42,9 @@ struct TargetSettings {
   std::string trials_dir;
   int trial_shards = 1;
 
-  bool active() const { return !std::isnan(sqnr); }
+  bool active() const { return !std::isnan(sqnr) || !std::isnan(value); }
+  // The bound, whichever flag gave it.
+  double bound() const { return std::isnan(value) ? sqnr : value; }
 };
 
 struct QuantizeJob {
@@ -70,6 +77,10 @@ struct QuantizeJob {
   bool fc_per_tensor = false;
   int threads = 0;     // 0: all cores
   std::string report;  // --report FILE
+  // --task OUTPUT=KIND and --labels FILE: how the report and the search's
+  // task metrics judge each output (report/task_kind.h).
+  std::vector<std::string> tasks;
+  std::string labels;
   RecoverySettings recovery;
   numerics::Modes numerics;  // the interpreters' integer arithmetic
 };

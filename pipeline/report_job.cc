@@ -4,8 +4,11 @@
 #include <cmath>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "base/exit_codes.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
@@ -61,15 +64,46 @@ absl::StatusOr<ReportData> OpenReportData(const ir::Model& float_model,
   return ReportData{std::move(*source), for_quant_model};
 }
 
-report::ReportOptions OptionsFor(const ReportRun& run, const ReportData& d) {
+absl::StatusOr<report::ReportOptions> OptionsFor(const ReportRun& run,
+                                                 const ReportData& d) {
   report::ReportOptions options;
   options.threads = run.threads;
   options.numerics = run.numerics;
   options.data_for_quant_model = d.for_quant_model;
+  RETURN_IF_ERROR(SetTaskOptions(run.tasks, run.labels, options));
   return options;
 }
 
 }  // namespace
+
+absl::Status SetTaskOptions(const std::vector<std::string>& tasks,
+                            const std::string& labels,
+                            report::ReportOptions& options) {
+  for (const std::string& t : tasks) {
+    ASSIGN_OR_RETURN(report::TaskOverride o, report::ParseTaskOverride(t));
+    options.tasks.push_back(std::move(o));
+  }
+  if (labels.empty()) return absl::OkStatus();
+  ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, ReadFileBytes(labels));
+  const std::string text(bytes.begin(), bytes.end());
+  int line = 0;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    ++line;
+    l = absl::StripAsciiWhitespace(l);
+    if (l.empty()) continue;
+    int64_t label = 0;
+    if (!absl::SimpleAtoi(l, &label) || label < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(labels, ": line ", line, ": '", l,
+                       "' is not a class index (one integer >= 0 a line)"));
+    }
+    options.labels.push_back(label);
+  }
+  options.labels_fingerprint =
+      absl::StrCat(options.labels.size(), " labels, ",
+                   calibration::HashBytes(bytes.data(), bytes.size()));
+  return absl::OkStatus();
+}
 
 absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
                                           const ir::Model& quant_model,
@@ -78,7 +112,7 @@ absl::StatusOr<report::Report> MakeReport(const ir::Model& float_model,
                                           const Hooks& hooks) {
   ASSIGN_OR_RETURN(ReportData d,
                    OpenReportData(float_model, quant_model, data, run, hooks));
-  report::ReportOptions options = OptionsFor(run, d);
+  ASSIGN_OR_RETURN(report::ReportOptions options, OptionsFor(run, d));
   options.progress = hooks.Progress("report");
   absl::StatusOr<report::Report> r =
       report::BuildReport(float_model, quant_model, d.source, options);
@@ -102,7 +136,7 @@ absl::StatusOr<report::PartialReport> MakePartialReport(
     int shard_count, const Hooks& hooks) {
   ASSIGN_OR_RETURN(ReportData d,
                    OpenReportData(float_model, quant_model, data, run, hooks));
-  report::ReportOptions options = OptionsFor(run, d);
+  ASSIGN_OR_RETURN(report::ReportOptions options, OptionsFor(run, d));
   options.shard_index = shard_index;
   options.shard_count = shard_count;
   options.progress = hooks.Progress("report");

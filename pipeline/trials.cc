@@ -18,6 +18,7 @@
 #include "formats/tflite_writer.h"
 #include "nlohmann/json.hpp"
 #include "report/partial.h"
+#include "report/task_kind.h"
 
 namespace qforge::pipeline {
 namespace {
@@ -50,6 +51,10 @@ struct TrialSpec {
   std::string float_model_hash;
   int shard_count = 1;
   std::vector<int64_t> check;
+  // How the report judges the outputs (--task, --labels).
+  std::vector<std::string> tasks;
+  std::vector<int64_t> labels;
+  std::string labels_fingerprint;
 };
 
 absl::StatusOr<TrialSpec> ParseTrial(const std::string& path) {
@@ -67,6 +72,9 @@ absl::StatusOr<TrialSpec> ParseTrial(const std::string& path) {
     t.float_model_hash = j.at("float_model_hash").get<std::string>();
     t.shard_count = j.at("shard_count").get<int>();
     t.check = j.at("check").get<std::vector<int64_t>>();
+    t.tasks = j.value("tasks", std::vector<std::string>{});
+    t.labels = j.value("labels", std::vector<int64_t>{});
+    t.labels_fingerprint = j.value("labels_fingerprint", std::string());
   } catch (const json::exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": damaged trial file: ", e.what()));
@@ -124,11 +132,21 @@ absl::StatusOr<report::Report> TrialsDir::Evaluate(
                    formats::ParseTflite(bytes, trial + ".tflite"));
   RETURN_IF_ERROR(WriteFileAtomic(dir_ + "/" + trial + ".tflite",
                                   absl::Span<const uint8_t>(bytes)));
-  const json spec = {
+  json spec = {
       {"format", kTrialFormat}, {"version", 1},
       {"trial", trial},         {"candidate", trial + ".tflite"},
       {"candidate_hash", hash}, {"float_model_hash", float_model_hash_},
       {"shard_count", shards_}, {"check", options.samples}};
+  if (!options.tasks.empty() || !options.labels.empty()) {
+    std::vector<std::string> tasks;
+    for (const report::TaskOverride& o : options.tasks) {
+      tasks.push_back(
+          absl::StrCat(o.output, "=", report::TaskKindName(o.kind)));
+    }
+    spec["tasks"] = tasks;
+    spec["labels"] = options.labels;
+    spec["labels_fingerprint"] = options.labels_fingerprint;
+  }
   RETURN_IF_ERROR(
       WriteFileAtomic(dir_ + "/" + trial + ".json", spec.dump() + "\n"));
 
@@ -248,6 +266,13 @@ absl::Status ServeTrials(const ir::Model& float_model,
         o.shard_index = worker.shard_index;
         o.shard_count = worker.shard_count;
         o.histogram_layers = 0;
+        for (const std::string& task : t.tasks) {
+          ASSIGN_OR_RETURN(report::TaskOverride over,
+                           report::ParseTaskOverride(task));
+          o.tasks.push_back(std::move(over));
+        }
+        o.labels = t.labels;
+        o.labels_fingerprint = t.labels_fingerprint;
         ASSIGN_OR_RETURN(
             report::ReportSums sums,
             report::AccumulateReport(float_model, candidate.model, source, o));

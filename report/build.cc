@@ -27,6 +27,8 @@
 #include "report/float_ops.h"
 #include "report/model_inputs.h"
 #include "report/report.h"
+#include "report/task_kind.h"
+#include "report/task_metrics.h"
 #include "report/tensor_match.h"
 #include "runtime/interpreter.h"
 #include "runtime/sample_runner.h"
@@ -99,6 +101,7 @@ struct Partial {
   std::vector<ErrorSums> own, rounding, propagated;
   std::vector<int8_t> top1, top5;  // per output: -1 n/a, 0, 1
   std::vector<int64_t> classes;
+  std::vector<TaskSums> tasks;  // per output
 };
 
 class QuantCompare : public runtime::TensorObserver {
@@ -144,8 +147,8 @@ class QuantCompare : public runtime::TensorObserver {
 };
 
 // An output as float values (dequantized when the model returns integers).
-absl::StatusOr<std::vector<float>> OutputValues(const ir::HostTensor& out,
-                                                const ir::Tensor& desc) {
+absl::StatusOr<std::vector<float>> FloatOutput(const ir::HostTensor& out,
+                                               const ir::Tensor& desc) {
   if (out.type() == ir::DataType::kFloat32) {
     absl::Span<const float> v = out.Flat<float>();
     return std::vector<float>(v.begin(), v.end());
@@ -377,6 +380,20 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
   sums.propagated.resize(plan.slots.size());
   sums.outputs.resize(num_outputs);
   sums.classes.resize(num_outputs);
+  sums.tasks.resize(num_outputs);
+  ASSIGN_OR_RETURN(const std::vector<OutputTask> tasks,
+                   DetectTasks(float_model, options.tasks));
+  for (const TaskOverride& o : options.tasks) {
+    sums.task_overrides.push_back(
+        absl::StrCat(o.output, "=", TaskKindName(o.kind)));
+  }
+  sums.labels = options.labels_fingerprint;
+  if (!options.labels.empty() &&
+      static_cast<int64_t>(options.labels.size()) != data.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--labels has ", options.labels.size(), " labels for ",
+                     data.size(), " samples"));
+  }
   if (count == 0) return sums;  // more shards than samples
 
   runtime::SampleRunnerOptions ro;
@@ -393,7 +410,7 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
 
   std::vector<bool> scores_classes(num_outputs);
   for (size_t j = 0; j < num_outputs; ++j) {
-    scores_classes[j] = ScoresClasses(fsg, static_cast<int>(j));
+    scores_classes[j] = tasks[j].kind == TaskKind::kClassification;
   }
   // Exact sums do not need the order; the first sample's class count does.
   runtime::InSampleOrder<Partial> merged([&](int64_t k, Partial& q) {
@@ -405,6 +422,7 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
     }
     for (size_t j = 0; j < num_outputs; ++j) {
       sums.outputs[j].Add(q.outputs[j]);
+      sums.tasks[j].Merge(q.tasks[j]);
       OutputClasses& c = sums.classes[j];
       if (c.first_position < 0) {
         c.first_position = positions[static_cast<size_t>(k)];
@@ -458,20 +476,26 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
     p.top1.assign(num_outputs, -1);
     p.top5.assign(num_outputs, -1);
     p.classes.assign(num_outputs, 0);
+    p.tasks.resize(num_outputs);
     QuantCompare compare(plan, capture, p);
     s = quant_run.Run(qinputs, &compare);
     if (!s.ok()) {
       return absl::Status(s.code(),
                           absl::StrCat("quantized model: ", s.message()));
     }
+    // Each output's values, kept for the task metrics (a detection's
+    // reads its group's outputs together).
+    std::vector<std::vector<float>> fvs(num_outputs), qvs(num_outputs);
+    std::vector<OutputValues> views(num_outputs);
     for (size_t j = 0; j < num_outputs; ++j) {
       const ir::HostTensor fo = float_run.OutputHost(static_cast<int>(j));
       const ir::HostTensor qo = quant_run.OutputHost(static_cast<int>(j));
       if (fo.type() != ir::DataType::kFloat32) continue;
-      ASSIGN_OR_RETURN(std::vector<float> fv,
-                       OutputValues(fo, fsg.tensors[fsg.outputs[j]]));
-      ASSIGN_OR_RETURN(std::vector<float> qv,
-                       OutputValues(qo, qsg.tensors[qsg.outputs[j]]));
+      ASSIGN_OR_RETURN(fvs[j], FloatOutput(fo, fsg.tensors[fsg.outputs[j]]));
+      ASSIGN_OR_RETURN(qvs[j], FloatOutput(qo, qsg.tensors[qsg.outputs[j]]));
+      const std::vector<float>& fv = fvs[j];
+      const std::vector<float>& qv = qvs[j];
+      views[j] = {&fv, &qv, fo.shape()};
       if (fv.size() != qv.size()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "output ", j, ": the float model gives ", fo.DebugString(),
@@ -485,6 +509,15 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
         p.top1[j] = ArgMax(qv) == c ? 1 : 0;
         if (p.classes[j] > 5) p.top5[j] = InTopK(qv, c, 5) ? 1 : 0;
       }
+    }
+    const int64_t sample = samples[static_cast<size_t>(k)];
+    const int64_t label = options.labels.empty()
+                              ? -1
+                              : options.labels[static_cast<size_t>(sample)];
+    for (size_t j = 0; j < num_outputs; ++j) {
+      if (tasks[j].kind == TaskKind::kClassification && p.classes[j] == 0)
+        continue;  // not one class axis: no top-1 to judge
+      AddTaskSample(tasks[j], static_cast<int>(j), views, label, p.tasks[j]);
     }
     // Last: it changes the quantized run's tensors, outputs included.
     if (positions[static_cast<size_t>(k)] % attribution_stride == 0) {
@@ -534,6 +567,16 @@ absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
         " compared tensors and ", sums.outputs.size(), " outputs where they ",
         "have ", plan.slots.size(), " and ", num_outputs));
   }
+  if (sums.tasks.size() != num_outputs) {
+    return absl::InvalidArgumentError("the sums have no task metrics");
+  }
+  std::vector<TaskOverride> overrides;
+  for (const std::string& text : sums.task_overrides) {
+    ASSIGN_OR_RETURN(TaskOverride o, ParseTaskOverride(text));
+    overrides.push_back(std::move(o));
+  }
+  ASSIGN_OR_RETURN(const std::vector<OutputTask> tasks,
+                   DetectTasks(float_model, overrides));
   Report report;
   report.samples = samples;
   report.weight_only = layout.weight_only;
@@ -638,6 +681,7 @@ absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
     } else if (o.classes > 5) {
       o.top5_agree = 0;
     }
+    o.task = FinishTask(tasks[j], sums.tasks[j]);
     report.outputs.push_back(std::move(o));
   }
   return report;

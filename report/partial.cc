@@ -136,6 +136,66 @@ std::vector<ExactErrorSums> ReadSumsList(const json& v) {
   return out;
 }
 
+json Counts(const std::vector<uint64_t>& v) { return json(v); }
+
+json TaskSumsJson(const TaskSums& t) {
+  json errors = json::array();
+  for (const auto& [key, count] : t.point_errors.counts()) {
+    errors.push_back(key);
+    errors.push_back(count);
+  }
+  return {{"samples", t.samples},
+          {"labeled", t.labeled},
+          {"float_correct", t.float_correct},
+          {"quant_correct", t.quant_correct},
+          {"pixels", t.pixels},
+          {"pixels_agree", t.pixels_agree},
+          {"intersection", Counts(t.intersection)},
+          {"union", Counts(t.union_pixels)},
+          {"points", t.points},
+          {"point_error", Sum(t.point_error)},
+          {"point_errors", std::move(errors)},
+          {"reference", t.reference},
+          {"matched", t.matched},
+          {"match_iou", Sum(t.match_iou)},
+          {"score_error", Sum(t.score_error)},
+          {"decisions", t.decisions},
+          {"decisions_agree", t.decisions_agree},
+          {"abs_error", Sum(t.abs_error)}};
+}
+
+TaskSums ReadTaskSums(const json& v) {
+  if (!v.is_object()) throw BadPartial{"task sums are not an object"};
+  TaskSums t;
+  t.samples = v.at("samples").get<uint64_t>();
+  t.labeled = v.at("labeled").get<uint64_t>();
+  t.float_correct = v.at("float_correct").get<uint64_t>();
+  t.quant_correct = v.at("quant_correct").get<uint64_t>();
+  t.pixels = v.at("pixels").get<uint64_t>();
+  t.pixels_agree = v.at("pixels_agree").get<uint64_t>();
+  t.intersection = v.at("intersection").get<std::vector<uint64_t>>();
+  t.union_pixels = v.at("union").get<std::vector<uint64_t>>();
+  if (t.intersection.size() != t.union_pixels.size())
+    throw BadPartial{"task sums: intersection and union differ in length"};
+  t.points = v.at("points").get<uint64_t>();
+  t.point_error = ReadSum(v.at("point_error"));
+  const auto flat = v.at("point_errors").get<std::vector<uint64_t>>();
+  if (flat.size() % 2 != 0) throw BadPartial{"point errors are not pairs"};
+  for (size_t i = 0; i < flat.size(); i += 2) {
+    if (flat[i] >= calibration::kNumBuckets)
+      throw BadPartial{"a point error key is out of range"};
+    t.point_errors.Add(static_cast<uint32_t>(flat[i]), flat[i + 1]);
+  }
+  t.reference = v.at("reference").get<uint64_t>();
+  t.matched = v.at("matched").get<uint64_t>();
+  t.match_iou = ReadSum(v.at("match_iou"));
+  t.score_error = ReadSum(v.at("score_error"));
+  t.decisions = v.at("decisions").get<uint64_t>();
+  t.decisions_agree = v.at("decisions_agree").get<uint64_t>();
+  t.abs_error = ReadSum(v.at("abs_error"));
+  return t;
+}
+
 absl::Status Invalid(const std::string& source, const std::string& what) {
   return absl::InvalidArgumentError(absl::StrCat(source, ": ", what));
 }
@@ -158,7 +218,9 @@ std::string SerializePartial(const PartialReport& p) {
                  {"shards", f.shards}}},
                {"float_model", p.float_model},
                {"quant_model", p.quant_model},
-               {"samples", p.samples}};
+               {"samples", p.samples},
+               {"task_overrides", p.sums.task_overrides},
+               {"labels", p.sums.labels}};
   const ReportSums& s = p.sums;
   json classes = json::array();
   for (const OutputClasses& c : s.classes) {
@@ -186,6 +248,9 @@ std::string SerializePartial(const PartialReport& p) {
   };
   line("outputs", SumsList(s.outputs));
   line("classes", classes);
+  json tasks = json::array();
+  for (const TaskSums& t : s.tasks) tasks.push_back(TaskSumsJson(t));
+  line("tasks", tasks);
   line("slots", SumsList(s.slots));
   line("own", SumsList(s.own));
   line("rounding", SumsList(s.rounding));
@@ -262,6 +327,11 @@ absl::StatusOr<PartialReport> ParsePartial(const std::string& text,
     }
     if (s.classes.size() != s.outputs.size())
       throw BadPartial{"classes and outputs differ in length"};
+    for (const json& t : j.at("tasks")) s.tasks.push_back(ReadTaskSums(t));
+    if (s.tasks.size() != s.outputs.size())
+      throw BadPartial{"tasks and outputs differ in length"};
+    s.task_overrides = j.at("task_overrides").get<std::vector<std::string>>();
+    s.labels = j.at("labels").get<std::string>();
     for (const json& h : j.at("histograms")) {
       const int capture = h.at(0).get<int>();
       const auto flat = h.at(1).get<std::vector<uint64_t>>();
@@ -324,6 +394,12 @@ absl::StatusOr<PartialReport> MergePartials(
       return Invalid(src,
                      absl::StrCat("run with other options (", b.numerics, ", ",
                                   sources[0], ": ", a.numerics, ")"));
+    }
+    if (parts[i].sums.task_overrides != parts[0].sums.task_overrides ||
+        parts[i].sums.labels != parts[0].sums.labels) {
+      return Invalid(src, absl::StrCat("run with other --task or --labels "
+                                       "than ",
+                                       sources[0]));
     }
     if (b.shard_count != a.shard_count) {
       return Invalid(src,

@@ -20,6 +20,8 @@
 namespace qforge::report {
 
 inline constexpr char kPartialFormatName[] = "qforge-report-partial";
+// 2: task metrics (the tasks line, task_overrides and labels) and the
+// float model's rounded run (propagated).
 inline constexpr int kPartialFormatVersion = 2;
 
 struct PartialFingerprint {

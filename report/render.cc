@@ -99,3 +99,50 @@ std::string FormatNumber(double v) {
 }
 
 }  // namespace qforge::report
+
+namespace qforge::report {
+
+std::string TaskSummary(const OutputReport& o) {
+  const TaskResult& t = o.task;
+  switch (t.kind) {
+    case TaskKind::kNone:
+      return "";
+    case TaskKind::kClassification:
+      if (t.labeled == 0) return "";
+      return absl::StrFormat("accuracy (%d labeled) float %s, quantized %s",
+                             t.labeled, FormatPercent(t.float_accuracy),
+                             FormatPercent(t.quant_accuracy));
+    case TaskKind::kSegmentation:
+      return absl::StrFormat(
+          "segmentation: mask agreement %s, mean IoU %s (%d classes)",
+          std::isnan(t.mask_agreement)
+              ? "n/a"
+              : absl::StrFormat("%.2f%%", 100.0 * t.mask_agreement),
+          FormatNumber(t.mean_iou), t.classes);
+    case TaskKind::kLandmarks:
+      return absl::StrFormat(
+          "landmarks: point error mean %s, p95 %s (output units; %d points)",
+          FormatNumber(t.point_error_mean), FormatNumber(t.point_error_p95),
+          t.points);
+    case TaskKind::kDetection:
+      if (t.role != DetectionRole::kBoxes) {
+        const char* role = t.role == DetectionRole::kScores    ? "scores"
+                           : t.role == DetectionRole::kClasses ? "classes"
+                           : t.role == DetectionRole::kCount   ? "count"
+                                                               : "part";
+        return absl::StrFormat("detection %s (metrics on output %d)", role,
+                               t.boxes);
+      }
+      return absl::StrFormat(
+          "detection: recall %s, match IoU %s, score error %s",
+          Agreement(t.matched_boxes, t.reference_boxes),
+          FormatNumber(t.match_iou), FormatNumber(t.score_error));
+    case TaskKind::kScore:
+      return absl::StrFormat("score: decision agreement %s, mean abs error %s",
+                             Agreement(t.decisions_agree, t.decisions),
+                             FormatNumber(t.mean_abs_error));
+  }
+  return "";
+}
+
+}  // namespace qforge::report

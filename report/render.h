@@ -36,6 +36,9 @@ std::string FormatPercent(double fraction);
 std::string Agreement(uint64_t agree, uint64_t samples);
 // "%.4g".
 std::string FormatNumber(double v);
+// The output's task metrics in one phrase ("segmentation: mask agreement
+// 98.71%, mean IoU 0.9512"); "" when there are none to show.
+std::string TaskSummary(const OutputReport& o);
 
 }  // namespace qforge::report
 

@@ -226,18 +226,19 @@ std::string RenderHtml(const Report& r) {
                   " samples.</p>\n");
   s += "<h2>Outputs</h2>\n<table><tr><th>#</th><th>output</th><th>SQNR "
        "(dB)</th><th>cosine</th><th>max abs error</th><th>top-1</th>"
-       "<th>top-5</th></tr>\n";
+       "<th>top-5</th><th>task</th></tr>\n";
   for (const OutputReport& o : r.outputs) {
     absl::StrAppendFormat(
         &s,
         "<tr><td class=\"n\">%d</td><td><code>%s</code></td><td "
         "class=\"n\">%s</td><td class=\"n\">%.6f</td><td "
         "class=\"n\">%s</td><td class=\"n\">%s</td><td "
-        "class=\"n\">%s</td></tr>\n",
+        "class=\"n\">%s</td><td>%s</td></tr>\n",
         o.index, Esc(o.name), FormatDb(o.metrics.sqnr_db), o.metrics.cosine,
         FormatNumber(o.metrics.max_abs_error),
         o.classifier ? Agreement(o.top1_agree, o.samples) : "",
-        o.top5_agree ? Agreement(*o.top5_agree, o.samples) : "");
+        o.top5_agree ? Agreement(*o.top5_agree, o.samples) : "",
+        Esc(TaskSummary(o)));
   }
   s += "</table>\n";
   if (r.weight_only) {

@@ -37,6 +37,69 @@ json MetricsJson(const Metrics& m, bool quantized) {
   return j;
 }
 
+const char* RoleName(DetectionRole r) {
+  switch (r) {
+    case DetectionRole::kNone:
+      return "none";
+    case DetectionRole::kBoxes:
+      return "boxes";
+    case DetectionRole::kClasses:
+      return "classes";
+    case DetectionRole::kScores:
+      return "scores";
+    case DetectionRole::kCount:
+      return "count";
+  }
+  return "none";
+}
+
+// The output's task and its metrics; only the kind's own members.
+json TaskJson(const TaskResult& t) {
+  json j = {{"kind", TaskKindName(t.kind)},
+            {"overridden", t.overridden},
+            {"samples", t.samples}};
+  switch (t.kind) {
+    case TaskKind::kNone:
+      break;
+    case TaskKind::kClassification:
+      j["labeled"] = t.labeled;
+      j["float_accuracy"] = Num(t.float_accuracy);
+      j["quant_accuracy"] = Num(t.quant_accuracy);
+      break;
+    case TaskKind::kSegmentation:
+      j["logits"] = t.logits;
+      j["pixels"] = t.pixels;
+      j["classes"] = t.classes;
+      j["mask_agreement"] = Num(t.mask_agreement);
+      j["mean_iou"] = Num(t.mean_iou);
+      break;
+    case TaskKind::kLandmarks:
+      j["point_stride"] = t.point_stride;
+      j["points"] = t.points;
+      j["point_error_mean"] = Num(t.point_error_mean);
+      j["point_error_p95"] = Num(t.point_error_p95);
+      break;
+    case TaskKind::kDetection:
+      j["role"] = RoleName(t.role);
+      j["boxes_output"] = t.boxes;
+      if (t.role == DetectionRole::kBoxes) {
+        j["reference_boxes"] = t.reference_boxes;
+        j["matched_boxes"] = t.matched_boxes;
+        j["recall"] = Num(t.recall);
+        j["match_iou"] = Num(t.match_iou);
+        j["score_error"] = Num(t.score_error);
+      }
+      break;
+    case TaskKind::kScore:
+      j["logits"] = t.logits;
+      j["decisions"] = t.decisions;
+      j["decision_agreement"] = Num(t.decision_agreement);
+      j["mean_abs_error"] = Num(t.mean_abs_error);
+      break;
+  }
+  return j;
+}
+
 json GroupsJson(const std::vector<RuntimeOpGroup>& groups) {
   json out = json::array();
   for (const RuntimeOpGroup& g : groups) {
@@ -86,6 +149,7 @@ std::string RenderJson(const Report& r) {
       j["top5_agree"] =
           o.top5_agree.has_value() ? json(*o.top5_agree) : json(nullptr);
     }
+    j["task"] = TaskJson(o.task);
     outputs.push_back(std::move(j));
   }
   out["outputs"] = std::move(outputs);

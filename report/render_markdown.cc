@@ -55,14 +55,16 @@ std::string RenderMarkdown(const Report& r) {
   absl::StrAppend(
       &out,
       "| # | output | SQNR (dB) | cosine | max abs error | top-1 | "
-      "top-5 |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
+      "top-5 | task |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- "
+      "|\n");
   for (const OutputReport& o : r.outputs) {
     absl::StrAppendFormat(
-        &out, "| %d | %s | %s | %.6f | %s | %s | %s |\n", o.index, Cell(o.name),
-        FormatDb(o.metrics.sqnr_db), o.metrics.cosine,
+        &out, "| %d | %s | %s | %.6f | %s | %s | %s | %s |\n", o.index,
+        Cell(o.name), FormatDb(o.metrics.sqnr_db), o.metrics.cosine,
         FormatNumber(o.metrics.max_abs_error),
         o.classifier ? Agreement(o.top1_agree, o.samples) : "",
-        o.top5_agree.has_value() ? Agreement(*o.top5_agree, o.samples) : "");
+        o.top5_agree.has_value() ? Agreement(*o.top5_agree, o.samples) : "",
+        Cell(TaskSummary(o)));
   }
   if (r.weight_only) {
     absl::StrAppend(&out,

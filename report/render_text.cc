@@ -51,6 +51,9 @@ std::string RenderText(const Report& r) {
         absl::StrAppend(&out, "  top-5 ", Agreement(*o.top5_agree, o.samples));
       }
     }
+    if (const std::string task = TaskSummary(o); !task.empty()) {
+      absl::StrAppend(&out, "  ", task);
+    }
     absl::StrAppend(&out, "\n");
   }
   if (r.weight_only) {

@@ -25,6 +25,8 @@
 #include "report/metrics.h"
 #include "report/report_sums.h"
 #include "report/runtime_section.h"
+#include "report/task_kind.h"
+#include "report/task_metrics.h"
 
 namespace qforge::report {
 
@@ -84,6 +86,9 @@ struct OutputReport {
   uint64_t samples = 0;
   uint64_t top1_agree = 0;
   std::optional<uint64_t> top5_agree;
+  // What the output is for and how the quantized model does at it
+  // (task_metrics.h).
+  TaskResult task;
 };
 
 // An op of the quantized model that computes in float.
@@ -128,6 +133,13 @@ struct ReportOptions {
   // AccumulateReport: only the samples at positions p of the report (of
   // `samples`, or of the data set) with p % shard_count == shard_index.
   int shard_index = 0, shard_count = 1;
+  // --task: output kinds that override the detected ones (task_kind.h).
+  std::vector<TaskOverride> tasks;
+  // --labels: the class of each sample of the data set (by its index in
+  // the data, not in `samples`); empty: none. `labels_fingerprint` names
+  // them in partial reports, so that only sums of the same labels merge.
+  std::vector<int64_t> labels;
+  std::string labels_fingerprint;
 };
 
 absl::StatusOr<Report> BuildReport(const ir::Model& float_model,

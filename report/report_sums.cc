@@ -11,7 +11,8 @@ absl::Status MergeSums(const ReportSums& from, ReportSums& into) {
       from.rounding.size() != into.rounding.size() ||
       from.propagated.size() != into.propagated.size() ||
       from.outputs.size() != into.outputs.size() ||
-      from.classes.size() != into.classes.size()) {
+      from.classes.size() != into.classes.size() ||
+      from.tasks.size() != into.tasks.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the sums are of different models (", from.slots.size(), " and ",
         into.slots.size(), " compared tensors, ", from.outputs.size(), " and ",
@@ -23,8 +24,15 @@ absl::Status MergeSums(const ReportSums& from, ReportSums& into) {
     into.rounding[s].Merge(from.rounding[s]);
     into.propagated[s].Merge(from.propagated[s]);
   }
+  if (from.task_overrides != into.task_overrides ||
+      from.labels != into.labels) {
+    return absl::InvalidArgumentError(
+        "the sums judge the outputs' tasks differently (other --task or "
+        "--labels)");
+  }
   for (size_t j = 0; j < from.outputs.size(); ++j) {
     into.outputs[j].Merge(from.outputs[j]);
+    into.tasks[j].Merge(from.tasks[j]);
     const OutputClasses& f = from.classes[j];
     OutputClasses& t = into.classes[j];
     if (f.first_position >= 0 &&

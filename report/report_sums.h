@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "calibration/histogram.h"
 #include "report/exact_sum.h"
+#include "report/task_metrics.h"
 
 namespace qforge::report {
 
@@ -36,6 +38,12 @@ struct ReportSums {
   std::vector<ExactErrorSums> slots, own, rounding, propagated;
   std::vector<ExactErrorSums> outputs;  // per model output
   std::vector<OutputClasses> classes;   // per model output
+  std::vector<TaskSums> tasks;          // per model output (task_metrics.h)
+  // What the task metrics were judged with, so that only sums of the same
+  // merge and the merge finishes them alike: the --task overrides
+  // ("OUTPUT=KIND") and the --labels fingerprint ("" without labels).
+  std::vector<std::string> task_overrides;
+  std::string labels;
   // Float values of the layers that may get a histogram, by capture.
   std::map<int, calibration::Histogram> histograms;
 };

@@ -64,6 +64,8 @@ QuantizeJob EveryFieldSet() {
   j.fc_per_tensor = true;
   j.threads = 3;
   j.report = "r.html";
+  j.tasks = {"0=segmentation", "scores=none"};
+  j.labels = "labels.txt";
   j.recovery.optimize = "accuracy";
   j.recovery.equalize = true;
   j.recovery.bias_correction = true;
@@ -95,9 +97,30 @@ TEST(QuantizeJobTest, JsonKeepsEveryField) {
   EXPECT_TRUE(std::isnan(back->eval.max));
   EXPECT_EQ(back->eval.budget, 5);
   EXPECT_EQ(back->eval.timeout, 12.5);
+  EXPECT_EQ(back->labels, "labels.txt");
+  EXPECT_EQ(back->tasks.size(), 2u);
   EXPECT_EQ(back->recovery.seed, 11u);
   EXPECT_EQ(back->numerics.rounding, numerics::RoundingPolicy::kLegacy);
   EXPECT_EQ(back->numerics.arithmetic, numerics::Arithmetic::kXnnpack);
+}
+
+// --target VALUE with a task metric: the bound, not --target-sqnr's.
+TEST(QuantizeJobTest, TaskTargetRoundTrips) {
+  QuantizeJob job;
+  job.target.value = 0.99;
+  job.target.metric = "mask-agreement";
+  job.tasks = {"1=score"};
+  const std::string text = pipeline::QuantizeJobToJson(job);
+  absl::StatusOr<QuantizeJob> back =
+      pipeline::QuantizeJobFromJson(text, "job.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(pipeline::QuantizeJobToJson(*back), text);
+  EXPECT_TRUE(back->target.active());
+  EXPECT_TRUE(std::isnan(back->target.sqnr));
+  EXPECT_EQ(back->target.value, 0.99);
+  EXPECT_EQ(back->target.bound(), 0.99);
+  EXPECT_EQ(back->target.metric, "mask-agreement");
+  EXPECT_EQ(back->tasks, std::vector<std::string>{"1=score"});
 }
 
 TEST(QuantizeJobTest, NoTargetRoundTripsAsNone) {
