@@ -529,4 +529,17 @@ std::vector<std::string> SampleSource::FilePaths() const {
   return paths;
 }
 
+std::vector<size_t> SampleSource::ImageInputs() const {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    for (const Segment& seg : plans_[i].segments) {
+      if (seg.kind == Segment::Kind::kImage) {
+        out.push_back(i);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace qforge::formats

@@ -13,6 +13,7 @@
 #ifndef QFORGE_FORMATS_DATA_DATA_SOURCE_H_
 #define QFORGE_FORMATS_DATA_DATA_SOURCE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -92,6 +93,8 @@ class SampleSource {
   // Every file samples are read from, each once: outputs must not replace
   // one of them.
   std::vector<std::string> FilePaths() const;
+  // The inputs (model input order) that some image file feeds.
+  std::vector<size_t> ImageInputs() const;
 
  private:
   // A run of consecutive samples of one input from one file.
