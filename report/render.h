@@ -36,6 +36,10 @@ std::string FormatPercent(double fraction);
 std::string Agreement(uint64_t agree, uint64_t samples);
 // "%.4g".
 std::string FormatNumber(double v);
+// The layers' masked values (metrics.h) in one sentence without a final
+// period: "N masked values left out of the error figures (...): 'a' 12,
+// 'b' 4"; "" when there are none.
+std::string MaskedNote(const Report& report);
 
 }  // namespace qforge::report
 

@@ -270,7 +270,11 @@ std::string RenderHtml(const Report& r) {
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "", Esc(l.op),
         Esc(l.name));
   }
-  s += "</table>\n<h2>Activation histograms of the worst layers</h2>\n"
+  s += "</table>\n";
+  if (const std::string masked = MaskedNote(r); !masked.empty()) {
+    absl::StrAppend(&s, "<p class=\"note\">", Esc(masked), ".</p>\n");
+  }
+  s += "<h2>Activation histograms of the worst layers</h2>\n"
        "<p class=\"note\">Float values of the float model; the shaded band "
        "is the range the quantized tensor can represent.</p>\n";
   int id = 0;

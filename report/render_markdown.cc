@@ -92,6 +92,9 @@ std::string RenderMarkdown(const Report& r) {
         FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "", l.op, Cell(l.name));
   }
+  if (const std::string masked = MaskedNote(r); !masked.empty()) {
+    absl::StrAppend(&out, "\n", Cell(masked), ".\n");
+  }
   if (!r.repairs.empty()) {
     absl::StrAppend(&out, "\n## Repairs by the quantizer\n\n");
     for (const std::string& s : r.repairs) {
