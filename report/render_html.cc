@@ -213,6 +213,26 @@ std::string RuntimeHtml(const std::optional<RuntimeSection>& section) {
   return out;
 }
 
+// What to try next (Suggestions), as the text report's list.
+std::string NextHtml(const Report& r) {
+  const std::vector<Suggestion> next = Suggestions(r);
+  if (next.empty()) return "";
+  std::string out =
+      "<h2>To try next</h2>\n<p class=\"note\">Quantize flags for the layers "
+      "adding the most noise themselves; ops by the float model's "
+      "index.</p>\n<table id=\"next\"><tr><th>op</th><th>type</th>"
+      "<th>tensor</th><th>added (dB)</th><th>flag</th></tr>\n";
+  for (const Suggestion& g : next) {
+    absl::StrAppendFormat(
+        &out,
+        "<tr><td class=\"n\">%d</td><td>%s</td><td><code>%s</code></td>"
+        "<td class=\"n\">%s</td><td><code>%s</code></td></tr>\n",
+        g.float_op, Esc(g.op), Esc(g.output), FormatDb(g.added_db),
+        Esc(g.flag));
+  }
+  return out + "</table>\n";
+}
+
 }  // namespace
 
 std::string RenderHtml(const Report& r) {
@@ -308,6 +328,7 @@ std::string RenderHtml(const Report& r) {
     }
     s += "</table>\n";
   }
+  s += NextHtml(r);
   s += RuntimeHtml(r.runtime);
   s += "</body>\n</html>\n";
   return s;

@@ -243,10 +243,27 @@ TEST_F(ReportCliTest, MarkdownAndSelfContainedHtml) {
   testing::CommandResult r = RunCommand(base + " --format md");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("| SQNR (dB) |"), std::string::npos);
+  // What to try next, as in the text report: the same suggestions.
+  testing::CommandResult text = RunCommand(base);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const size_t next = text.out.find("\nto try next");
+  ASSERT_NE(next, std::string::npos) << text.out;
+  const size_t flag = text.out.find(": --", next);
+  ASSERT_NE(flag, std::string::npos);
+  const std::string first_flag =
+      text.out.substr(flag + 2, text.out.find('\n', flag) - flag - 2);
+  EXPECT_NE(r.out.find("\n## To try next\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" | `" + first_flag + "` |\n"), std::string::npos)
+      << first_flag << "\n"
+      << r.out;
   const std::string html_path = Dir() + "/r.html";
   r = RunCommand(base + " -o " + html_path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = ReadText(html_path);
+  EXPECT_NE(html.find("<h2>To try next</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<td><code>" + first_flag + "</code></td></tr>"),
+            std::string::npos)
+      << first_flag;
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("<svg id=\"sqnr-bars\""), std::string::npos);
   EXPECT_NE(html.find("class=\"qrange\""), std::string::npos);
