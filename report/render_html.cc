@@ -61,10 +61,11 @@ const char* SqnrColor(double db) {
 constexpr const char* kStyle = R"(<style>
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;max-width:1100px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px}
-table{border-collapse:collapse;font-size:13px}
+table{border-collapse:collapse;font-size:13px;max-width:100%}
 th,td{border:1px solid #ccc;padding:3px 8px}th{background:#f2f2f2}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
-code{font-size:12px}.note{color:#555;font-size:13px}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+code{font-size:12px;overflow-wrap:anywhere}.note{color:#555;font-size:13px}
+p,li,h3{overflow-wrap:anywhere}
 svg text{font-family:monospace;font-size:11px}
 </style>
 )";
