@@ -2,6 +2,7 @@
 //
 // `qforge run` refuses a quantized model LiteRT would refuse, with exit 2
 // and one line naming the op and the rule (docs/legality.md).
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -70,6 +71,37 @@ TEST(LegalityCliTest, RunRefusesAFormLiteRtAbortsOn) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;  // one line
+}
+
+// --strict asks for the model as calibrated: a repair (the masked-attention
+// pattern's clamped mask) is an error naming the op and the repair, exit 3,
+// as an op kept float is; nothing is written.
+TEST(LegalityCliTest, StrictRefusesRepairs) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string p = testing::TestDataDir() + "/patterns/";
+  const std::string base = QforgeBinary() + " quantize " + p +
+                           "masked_attention.tflite --data x=" + p +
+                           "masked_attention_x.npy --data mask=" + p +
+                           "masked_attention_mask.npy -o " + dir + "/ma.tflite";
+  for (const char* scheme : {"int8", "int16x8"}) {
+    SCOPED_TRACE(scheme);
+    const testing::CommandResult r =
+        RunCommand(base + " --scheme " + scheme + " --strict");
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("--strict: 1 op would be repaired: "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(" ADD (mask 'mask' range [-3.40282e+38, 0] clamped "
+                         "to ["),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;  // one line
+    EXPECT_FALSE(std::filesystem::exists(dir + "/ma.tflite"));
+  }
+  // Without --strict the repair is made and said.
+  const testing::CommandResult ok = RunCommand(base);
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.err.find("  repaired: op "), std::string::npos) << ok.err;
 }
 
 // The quantizer's own words reach --report: the masked-attention pattern's
