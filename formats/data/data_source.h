@@ -179,7 +179,8 @@ class SampleSource {
   // LoadOptions::fingerprint is false.
   std::vector<SpecDigest> digests_;
   std::vector<std::string> notes_;
-  int64_t kept_mappings_ = 0;  // see kMaxKeptMappings
+  int64_t kept_mappings_ = 0;    // see kMaxKeptMappings
+  uint64_t inflated_bytes_ = 0;  // deflated .npz members held inflated
   // Array files kept open, and the process's limit on open files
   // (DescriptorLimit() in data_source.cc).
   int64_t kept_files_ = 0;
