@@ -2,6 +2,7 @@
 //
 // qforge quantize MODEL (--stats STATS | --data SPEC) -o OUT [options]
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "base/file_io.h"
 #include "base/status_macros.h"
 #include "calibration/range.h"
@@ -58,6 +60,11 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
   std::fprintf(stderr, "quantize (%s, %s): %d ops quantized, %zu kept float\n",
                o.scheme.c_str(), o.method.c_str(), o.ops_quantized,
                o.kept_float.size());
+  if (o.calibration_samples > 0) {
+    std::fprintf(stderr, "  calibrated on %llu samples (%s)\n",
+                 static_cast<unsigned long long>(o.calibration_samples),
+                 o.calibrated_here ? "--data" : "--stats");
+  }
   // Ops kept float for LiteRT's fast path say so in one line, by type.
   std::map<std::string, int> for_speed;
   for (const quantizer::KeptFloat& k : o.kept_float) {
@@ -105,6 +112,18 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
     }
   }
   PrintRuntimeProblems(o);
+  if (o.report.has_value()) {
+    const pipeline::ReportOutcome& r = *o.report;
+    std::string worst = "no outputs compared";
+    if (!r.worst_output.empty()) {
+      worst = std::isfinite(r.worst_sqnr_db)
+                  ? absl::StrFormat("worst output '%s' %.2f dB SQNR",
+                                    r.worst_output, r.worst_sqnr_db)
+                  : "every output exact";
+    }
+    std::fprintf(stderr, "  report: %s (%lld samples; %s)\n", r.path.c_str(),
+                 static_cast<long long>(r.samples), worst.c_str());
+  }
 }
 
 // --json FILE ("-": stdout): the outcome as JSON (docs/quantize-json.md).

@@ -97,6 +97,34 @@ std::string ApplyMetadataNormalization(
                       "override it)");
 }
 
+// A float input fed images with neither flags nor metadata to normalize
+// them gets raw 0..255 pixels, which few float models expect: say so, as
+// the metadata's normalization is said when applied. Integer inputs take raw
+// pixels by design (formats/data/image.h) and get no note.
+std::string RawPixelsNote(const DataSpec& flags,
+                          const std::vector<formats::InputDesc>& inputs,
+                          const std::vector<size_t>& image_inputs,
+                          bool none_from_metadata, bool metadata_silent) {
+  if (!flags.mean.empty() || !flags.std.empty() || flags.scale != 0.0f ||
+      !none_from_metadata) {
+    return "";
+  }
+  std::vector<std::string> names;
+  for (size_t i : image_inputs) {
+    if (i < inputs.size() && inputs[i].type == ir::DataType::kFloat32) {
+      names.push_back(absl::StrCat("'", inputs[i].name, "'"));
+    }
+  }
+  if (names.empty()) return "";
+  return absl::StrCat(
+      "images fed as raw 0..255 pixels (",
+      names.size() == 1 ? "float input " : "float inputs ",
+      absl::StrJoin(names, ", "), "): ",
+      metadata_silent ? "the model has no normalization metadata"
+                      : "the model's metadata gives no normalization to apply",
+      " and no --mean/--std/--scale was given");
+}
+
 }  // namespace
 
 bool ParseResize(const std::string& text, int* h, int* w) {
@@ -173,6 +201,10 @@ absl::StatusOr<formats::SampleSource> OpenData(const DataSpec& flags,
         hooks.Note(absl::StrCat("data: ", note));
       }
       if (!applied.empty()) hooks.Note(absl::StrCat("data: ", applied));
+      const std::string raw =
+          RawPixelsNote(flags, inputs, source->ImageInputs(), applied.empty(),
+                        metadata_notes.empty());
+      if (!raw.empty()) hooks.Note(absl::StrCat("data: ", raw));
     }
     // A folder of clips would print one line per file; a few say enough.
     constexpr size_t kMaxNotes = 5;

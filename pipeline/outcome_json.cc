@@ -117,6 +117,11 @@ std::string QuantizeOutcomeJson(const QuantizeJob& job,
         {{"op_index", r.op_index}, {"op", r.op_name}, {"what", r.what}});
   }
   j["repairs"] = std::move(repairs);
+  j["calibration_samples"] =
+      o.calibration_samples > 0 ? OJson(o.calibration_samples) : nullptr;
+  j["calibration_source"] = o.calibration_samples == 0 ? OJson(nullptr)
+                            : o.calibrated_here        ? OJson("data")
+                                                       : OJson("stats");
   j["input_bytes"] = o.input_bytes;
   j["output_bytes"] = o.output_bytes;
   j["latency"] = o.latency.has_value() ? LatencyJson(*o.latency) : nullptr;
@@ -129,6 +134,17 @@ std::string QuantizeOutcomeJson(const QuantizeJob& job,
   j["eval_cmd"] = job.eval.active() && o.target.has_value()
                       ? EvalJson(job.eval, *o.target)
                       : nullptr;
+  if (o.report.has_value()) {
+    const ReportOutcome& r = *o.report;
+    j["report"] = {
+        {"path", r.path},
+        {"samples", r.samples},
+        {"worst_output",
+         r.worst_output.empty() ? OJson(nullptr) : OJson(r.worst_output)},
+        {"worst_output_sqnr_db", Finite(r.worst_sqnr_db)}};
+  } else {
+    j["report"] = nullptr;
+  }
   // Paths and reasons are the user's bytes: replacing keeps a name that is
   // not UTF-8 from aborting.
   return j.dump(2, ' ', false, OJson::error_handler_t::replace) + "\n";

@@ -610,7 +610,8 @@ void FindRuntimeProblems(const Run& run, const ir::Model& quantized,
 // --data samples; the quantizer says why each op stayed float and what it
 // repaired.
 absl::Status WriteReport(Run& run, const std::vector<uint8_t>& written_bytes,
-                         const quantizer::QuantizeResult& result) {
+                         const quantizer::QuantizeResult& result,
+                         QuantizeOutcome& outcome) {
   const QuantizeJob& job = run.job;
   ASSIGN_OR_RETURN(ir::Model written,
                    formats::ParseTflite(written_bytes, job.output));
@@ -638,6 +639,16 @@ absl::Status WriteReport(Run& run, const std::vector<uint8_t>& written_bytes,
   for (const quantizer::Repair& rep : result.repairs) {
     r.repairs.push_back(
         absl::StrCat("op ", rep.op_index, " ", rep.op_name, ": ", rep.what));
+  }
+  ReportOutcome& ro = outcome.report.emplace();
+  ro.path = job.report;
+  ro.samples = r.samples;
+  ro.worst_sqnr_db = report::MinOutputSqnr(r);
+  for (const report::OutputReport& o : r.outputs) {
+    if (o.metrics.sqnr_db == ro.worst_sqnr_db) {
+      ro.worst_output = o.name;
+      break;
+    }
   }
   return run.report->Write(
       report::Render(r, report::FormatForPath(job.report)));
@@ -683,7 +694,9 @@ absl::Status WriteOutputs(Run& run, quantizer::QuantizeResult result,
         records_holdout ? std::optional<int>(run.resolved.holdout)
                         : std::nullopt)));
   }
-  if (run.report.has_value()) RETURN_IF_ERROR(WriteReport(run, bytes, rest));
+  if (run.report.has_value()) {
+    RETURN_IF_ERROR(WriteReport(run, bytes, rest, outcome));
+  }
   // All complete: the model, then its report and recipe, take their names.
   RETURN_IF_ERROR(run.out->Commit());
   if (run.report.has_value()) RETURN_IF_ERROR(run.report->Commit());
@@ -711,6 +724,10 @@ absl::StatusOr<QuantizeOutcome> RunQuantizeJob(
   outcome.scheme = run.resolved.scheme;
   outcome.runtime = runtime::RuntimeName(run.resolved.options.runtime);
   outcome.input_bytes = run.file.bytes().size();
+  if (run.stats.has_value()) {
+    outcome.calibration_samples = run.stats->samples;
+    outcome.calibrated_here = job.stats.empty();
+  }
   RETURN_IF_ERROR(ChooseRanges(run, outcome));
   outcome.method = run.method;
   absl::StatusOr<quantizer::QuantizeResult> result;

@@ -59,6 +59,14 @@ struct LatencyOutcome {
   std::vector<std::string> kept_float_for_speed;  // "op 12 PRELU"
 };
 
+// --report: where it went and its headline figure.
+struct ReportOutcome {
+  std::string path;
+  int64_t samples = 0;
+  std::string worst_output;  // the output with the lowest SQNR ("" if none)
+  double worst_sqnr_db = 0;  // its SQNR (+inf: exact, or no outputs)
+};
+
 struct QuantizeOutcome {
   std::string scheme;   // as resolved (the recipe's, else int8)
   std::string method;   // the range method (mse, minmax, auto, ...)
@@ -71,8 +79,12 @@ struct QuantizeOutcome {
   // The form each op took (int8 / int16x8 schemes), by the folded op
   // index (quantizer/folded_model.h).
   std::vector<quantizer::QuantizeResult::OpChoice> op_choices;
-  size_t input_bytes = 0;   // the float model's file
-  size_t output_bytes = 0;  // the model written
+  // The samples the statistics saw (calibrated on --data's fitting
+  // samples, or read from --stats); 0 when the scheme needs none.
+  uint64_t calibration_samples = 0;
+  bool calibrated_here = false;  // from --data, not --stats
+  size_t input_bytes = 0;        // the float model's file
+  size_t output_bytes = 0;       // the model written
   // --method auto's choices.
   std::optional<RangeSearchOutcome> ranges;
   std::optional<TargetOutcome> target;
@@ -84,6 +96,7 @@ struct QuantizeOutcome {
   // QUANTIZE / DEQUANTIZE borders aside); none, as the profile is integer
   // only.
   std::vector<RuntimeOpNote> not_integer;
+  std::optional<ReportOutcome> report;  // --report
 };
 
 // Runs `job`. Errors carry the exit code's status (base/exit_codes.h):

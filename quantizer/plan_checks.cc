@@ -126,7 +126,11 @@ bool Planner::ClampMask(size_t i, OpPlan& op) {
     float b = ir::OptionsOr<ir::SoftmaxOptions>(sm.options).beta;
     if (!(b > 0.0f)) b = 1.0f;
     beta = std::min(beta, b);
-    if (requested_[static_cast<size_t>(c)] == Precision::kInt8) {
+    // A float SOFTMAX (LiteRT's fast path) feeds the scheme's
+    // activations: their step bounds what a masked weight may leak.
+    const Precision asked = requested_[static_cast<size_t>(c)];
+    if (asked == Precision::kInt8 ||
+        (asked == Precision::kFloat && default_ == Precision::kInt8)) {
       softmax = Precision::kInt8;
     }
   }
@@ -152,7 +156,12 @@ bool Planner::ClampMask(size_t i, OpPlan& op) {
     // Only where the calibrated mask reaches well below what is needed.
     if (!(ms.min < lo) || !std::isfinite(lo)) continue;
     input_range_[{static_cast<int>(i), m}] = {lo, hi};
-    const calibration::Range sum{static_cast<float>(x.min + lo),
+    // The sum needs the unmasked scores, x + hi, and one gap below them:
+    // a masked score (x + lo <= x.min + hi - gap) saturates at the bottom
+    // of the grid, still a gap below every unmasked one. Down to x.min +
+    // lo the grid would be twice as coarse for the scores, to represent
+    // masked values the softmax zeroes anyway.
+    const calibration::Range sum{static_cast<float>(x.min + hi - gap),
                                  static_cast<float>(x.max + hi)};
     output_range_[{static_cast<int>(i), 0}] = sum;
     repaired_[out] = sum;

@@ -257,6 +257,19 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
         options.strict ? "--strict: " : "--runtime tflm (integer only): ",
         ops.size(), " ops would stay float: ", absl::StrJoin(ops, "; ")));
   }
+  // A repair changes what an op computes (a mask's range clamped) so that
+  // the runtime runs it faithfully: --strict asks for the model as
+  // calibrated, so it is an error too.
+  if (options.strict && !result.repairs.empty()) {
+    std::vector<std::string> ops;
+    for (const Repair& r : result.repairs) {
+      ops.push_back(
+          absl::StrCat(r.op_index, " ", r.op_name, " (", r.what, ")"));
+    }
+    return absl::UnimplementedError(
+        absl::StrCat("--strict: ", ops.size(), ops.size() == 1 ? " op" : " ops",
+                     " would be repaired: ", absl::StrJoin(ops, "; ")));
+  }
   for (ir::Subgraph& sg : result.model.subgraphs) {
     for (ir::Operator& op : sg.operators)
       op.version = QuantizedOpVersion(sg, op);

@@ -595,7 +595,7 @@ absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
   std::vector<int> layer_slot;
   for (size_t s = 0; s < plan.slots.size(); ++s) {
     const Slot& slot = plan.slots[s];
-    if (slot_sums[s].count + slot_sums[s].nonfinite == 0) continue;
+    if (slot_sums[s].seen() == 0) continue;
     if (!slot.quantized) {
       report.float_ops[layout.slot_float_op[s]].output_metrics =
           Finish(slot_sums[s], nullptr);

@@ -81,9 +81,10 @@ ExactSum ExactSum::FromParts(std::vector<double> partials, double special) {
 }
 
 void ExactErrorSums::Add(const ErrorSums& s) {
-  if (s.count + s.nonfinite == 0) return;  // the tensor was not seen
+  if (s.seen() == 0) return;  // the tensor was not seen
   count += s.count;
   nonfinite += s.nonfinite;
+  masked += s.masked;
   sum_ff.Add(s.sum_ff);
   sum_ee.Add(s.sum_ee);
   sum_fq.Add(s.sum_fq);
@@ -114,6 +115,7 @@ void ExactErrorSums::Merge(const ExactErrorSums& o) {
   if (o.channels < 0) return;  // nothing added to `o`
   count += o.count;
   nonfinite += o.nonfinite;
+  masked += o.masked;
   sum_ff.Merge(o.sum_ff);
   sum_ee.Merge(o.sum_ee);
   sum_fq.Merge(o.sum_fq);
@@ -144,6 +146,7 @@ ErrorSums ExactErrorSums::Rounded() const {
   ErrorSums s;
   s.count = count;
   s.nonfinite = nonfinite;
+  s.masked = masked;
   s.sum_ff = sum_ff.Value();
   s.sum_ee = sum_ee.Value();
   s.sum_fq = sum_fq.Value();

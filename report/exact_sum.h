@@ -39,7 +39,7 @@ class ExactSum {
 // ErrorSums (metrics.h) over many samples, merged exactly: per-sample sums
 // are added, in any order and grouping, with the same result.
 struct ExactErrorSums {
-  uint64_t count = 0, nonfinite = 0;
+  uint64_t count = 0, nonfinite = 0, masked = 0;
   ExactSum sum_ff, sum_ee, sum_fq, sum_qq;
   double max_abs_error = 0;
   uint64_t clipped = 0;

@@ -15,7 +15,7 @@ namespace {
 // changes between samples (dynamic shapes) drops its channel metric.
 bool PrepareChannels(ErrorSums& s, int64_t n, int64_t channels) {
   if (channels < 2 || n % channels != 0) return false;
-  if (s.ch_ff.empty() && s.count == 0 && s.nonfinite == 0) {
+  if (s.ch_ff.empty() && s.seen() == 0) {
     s.ch_ff.assign(static_cast<size_t>(channels), 0.0);
     s.ch_ee.assign(static_cast<size_t>(channels), 0.0);
   }
@@ -50,6 +50,7 @@ struct Lanes {
     kQLo,
     kQHi,
     kClip,
+    kMask,
     kA,
     kB,
     kV,
@@ -86,7 +87,7 @@ Lanes& ScratchLanes(int64_t width) {
 
 // Folds the lanes of one call into `s` (n = values seen in the call).
 void Fold(Lanes& l, int64_t n, bool per_channel, bool quantized, ErrorSums& s) {
-  double count = 0, clipped = 0;
+  double count = 0, clipped = 0, masked = 0;
   for (int64_t c = 0; c < l.width; ++c) {
     count += l.at(Lanes::kCount)[c];
     s.sum_ff += l.at(Lanes::kFF)[c];
@@ -103,6 +104,7 @@ void Fold(Lanes& l, int64_t n, bool per_channel, bool quantized, ErrorSums& s) {
     }
     if (quantized) {
       clipped += l.at(Lanes::kClip)[c];
+      masked += l.at(Lanes::kMask)[c];
       const double lo = l.at(Lanes::kQLo)[c], hi = l.at(Lanes::kQHi)[c];
       if (lo <= hi) {
         s.q_lo = std::min(s.q_lo, static_cast<int64_t>(lo));
@@ -111,18 +113,21 @@ void Fold(Lanes& l, int64_t n, bool per_channel, bool quantized, ErrorSums& s) {
     }
   }
   const auto finite = static_cast<uint64_t>(count);
+  const auto sentinels = static_cast<uint64_t>(masked);
   s.count += finite;
-  s.nonfinite += static_cast<uint64_t>(n) - finite;
+  s.masked += sentinels;
+  s.nonfinite += static_cast<uint64_t>(n) - finite - sentinels;
   s.clipped += static_cast<uint64_t>(clipped);
 }
 
 // The sums of one staged row of m values (a: float reference, b: compared
 // value, v: integers of a quantized tensor). __restrict tells GCC that the
-// fourteen rows do not overlap; it gives up on vectorizing otherwise (too
+// fifteen rows do not overlap; it gives up on vectorizing otherwise (too
 // many runtime alias checks), and inlined into the caller the promise was
 // lost, hence noinline. & and | on bools keep the loop branch-free.
 struct RowGrid {
   double below, above, qmin, qmax;
+  double mask_below, mask_above;  // a sentinel lies at or beyond these
 };
 template <bool kQuantized>
 __attribute__((noinline)) void AddRow(
@@ -131,11 +136,17 @@ __attribute__((noinline)) void AddRow(
     double* __restrict ee, double* __restrict fq, double* __restrict qq,
     double* __restrict mx, double* __restrict fmin, double* __restrict fmax,
     double* __restrict qlo, double* __restrict qhi, double* __restrict clip,
-    const RowGrid& g) {
+    double* __restrict mask, const RowGrid& g) {
   constexpr double kMax = std::numeric_limits<double>::max();
   for (int64_t c = 0; c < m; ++c) {
     // NaN fails both comparisons, so this is "both finite".
-    const bool fin = (std::fabs(as[c]) <= kMax) & (std::fabs(bs[c]) <= kMax);
+    bool fin = (std::fabs(as[c]) <= kMax) & (std::fabs(bs[c]) <= kMax);
+    if (kQuantized) {
+      const bool sentinel =
+          fin & ((as[c] <= g.mask_below) | (as[c] >= g.mask_above));
+      mask[c] += sentinel ? 1.0 : 0.0;
+      fin = fin & !sentinel;
+    }
     const double a = fin ? as[c] : 0.0;
     const double b = fin ? bs[c] : 0.0;
     const double e = b - a;
@@ -166,11 +177,16 @@ __attribute__((noinline)) void AddRow(
 template <bool kQuantized, typename Stage>
 void Accumulate(const float* f, int64_t n, Lanes& l, const Stage& stage,
                 const QuantGrid* grid) {
-  RowGrid g{0, 0, 0, 0};
+  RowGrid g{0, 0, 0, 0, 0, 0};
   if (kQuantized) {
     const double half = 0.5 * grid->scale;
-    g = {grid->lo() - half, grid->hi() + half, static_cast<double>(grid->qmin),
-         static_cast<double>(grid->qmax)};
+    const double far = kMaskSpans * (grid->hi() - grid->lo());
+    g = {grid->lo() - half,
+         grid->hi() + half,
+         static_cast<double>(grid->qmin),
+         static_cast<double>(grid->qmax),
+         std::max(grid->lo() - far, -kMaskSentinel),
+         std::min(grid->hi() + far, kMaskSentinel)};
   }
   double* as = l.at(Lanes::kA);
   double* bs = l.at(Lanes::kB);
@@ -183,7 +199,7 @@ void Accumulate(const float* f, int64_t n, Lanes& l, const Stage& stage,
                        l.at(Lanes::kEE), l.at(Lanes::kFQ), l.at(Lanes::kQQ),
                        l.at(Lanes::kMaxE), l.at(Lanes::kFMin),
                        l.at(Lanes::kFMax), l.at(Lanes::kQLo), l.at(Lanes::kQHi),
-                       l.at(Lanes::kClip), g);
+                       l.at(Lanes::kClip), l.at(Lanes::kMask), g);
   }
 }
 
@@ -232,8 +248,8 @@ template void ErrorSums::AddQuantized<int16_t>(const float*, const int16_t*,
                                                const QuantGrid&);
 
 void ErrorSums::Merge(const ErrorSums& o) {
-  if (o.count + o.nonfinite > 0) {
-    if (count + nonfinite == 0) {
+  if (o.seen() > 0) {
+    if (seen() == 0) {
       ch_ff = o.ch_ff;
       ch_ee = o.ch_ee;
     } else if (ch_ff.size() != o.ch_ff.size()) {
@@ -248,6 +264,7 @@ void ErrorSums::Merge(const ErrorSums& o) {
   }
   count += o.count;
   nonfinite += o.nonfinite;
+  masked += o.masked;
   sum_ff += o.sum_ff;
   sum_ee += o.sum_ee;
   sum_fq += o.sum_fq;
@@ -270,6 +287,7 @@ Metrics Finish(const ErrorSums& s, const QuantGrid* grid) {
   Metrics m;
   m.count = s.count;
   m.nonfinite = s.nonfinite;
+  m.masked = s.masked;
   m.sqnr_db = SqnrDb(s.sum_ff, s.sum_ee);
   std::vector<std::pair<double, int64_t>> channel;  // (SQNR, channel)
   for (size_t c = 0; c < s.ch_ff.size(); ++c) {

@@ -21,6 +21,15 @@
 //            high tensor SQNR, because the loud channel carries the signal
 //            power, but a low channel SQNR.
 //   rank:    min(SQNR, channel SQNR); layers are listed by it, worst first.
+//   masked:  quantized tensors only: pairs whose float value is a
+//            sentinel far beyond the grid's clamp: |f| >= 1e30 (float
+//            lowest() / max(), as attention masks hold), or f beyond the
+//            grid's range by 1e6 times its width (-1e9 masks). No grid
+//            holds such a value; a mask clamped onto one
+//            (quantizer/plan_checks.cc), and the sums it feeds, lose the
+//            sentinel's magnitude by design, and its error would swamp
+//            every figure, so such pairs are counted in `masked` and left
+//            out of all the others, as non-finite pairs are.
 #ifndef QFORGE_REPORT_METRICS_H_
 #define QFORGE_REPORT_METRICS_H_
 
@@ -42,6 +51,7 @@ struct QuantGrid {
 struct ErrorSums {
   uint64_t count = 0;      // finite pairs
   uint64_t nonfinite = 0;  // pairs with a NaN or Inf on either side
+  uint64_t masked = 0;     // sentinel pairs at the grid's clamp (above)
   double sum_ff = 0, sum_ee = 0, sum_fq = 0, sum_qq = 0;
   double max_abs_error = 0;
   uint64_t clipped = 0;
@@ -61,11 +71,18 @@ struct ErrorSums {
   void AddQuantized(const float* f, const T* q, int64_t n, int64_t channels,
                     const QuantGrid& grid);
   void Merge(const ErrorSums& o);
+  // Pairs added, whatever became of them.
+  uint64_t seen() const { return count + nonfinite + masked; }
 };
+
+// The sentinel rule of `masked` (above).
+inline constexpr double kMaskSentinel = 1e30;
+inline constexpr double kMaskSpans = 1e6;
 
 struct Metrics {
   uint64_t count = 0;
   uint64_t nonfinite = 0;
+  uint64_t masked = 0;
   double sqnr_db = 0;  // may be +inf (no error) or -inf (zero signal)
   // Median per-channel SQNR and the worst channel (NaN / -1 when the
   // tensor has fewer than 2 channels with signal).

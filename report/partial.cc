@@ -83,6 +83,9 @@ json Sums(const ExactErrorSums& s) {
               {"f_min", Double(s.f_min)},
               {"f_max", Double(s.f_max)},
               {"channels", s.channels}};
+  // Only when some were left out: partials without masked values keep the
+  // bytes they had before the field was added.
+  if (s.masked > 0) out["masked"] = s.masked;
   json ff = json::array(), ee = json::array();
   for (size_t c = 0; c < s.ch_ff.size(); ++c) {
     ff.push_back(Sum(s.ch_ff[c]));
@@ -99,6 +102,7 @@ ExactErrorSums ReadSums(const json& v) {
   if (v.empty()) return s;
   s.count = v.at("count").get<uint64_t>();
   s.nonfinite = v.at("nonfinite").get<uint64_t>();
+  s.masked = v.value("masked", uint64_t{0});
   s.sum_ff = ReadSum(v.at("ff"));
   s.sum_ee = ReadSum(v.at("ee"));
   s.sum_fq = ReadSum(v.at("fq"));

@@ -98,6 +98,24 @@ std::string FormatNumber(double v) {
   return absl::StrFormat("%.4g", v);
 }
 
+std::string MaskedNote(const Report& report) {
+  uint64_t total = 0;
+  std::string layers;
+  for (const LayerReport& l : report.layers) {
+    if (l.metrics.masked == 0) continue;
+    total += l.metrics.masked;
+    absl::StrAppend(&layers, layers.empty() ? "" : ", ", "'", l.name, "' ",
+                    l.metrics.masked);
+  }
+  if (total == 0) return "";
+  return absl::StrCat(
+      total, " masked value", total == 1 ? "" : "s",
+      " left out of the error figures (sentinels such as an attention mask's "
+      "-1e9 or float lowest, far beyond the quantized tensor's range: "
+      "|float| >= 1e30, or a million times the range's width beyond it): ",
+      layers);
+}
+
 }  // namespace qforge::report
 
 namespace qforge::report {

@@ -39,6 +39,10 @@ std::string FormatNumber(double v);
 // The output's task metrics in one phrase ("segmentation: mask agreement
 // 98.71%, mean IoU 0.9512"); "" when there are none to show.
 std::string TaskSummary(const OutputReport& o);
+// The layers' masked values (metrics.h) in one sentence without a final
+// period: "N masked values left out of the error figures (...): 'a' 12,
+// 'b' 4"; "" when there are none.
+std::string MaskedNote(const Report& report);
 
 }  // namespace qforge::report
 

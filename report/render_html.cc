@@ -61,10 +61,11 @@ const char* SqnrColor(double db) {
 constexpr const char* kStyle = R"(<style>
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;max-width:1100px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px}
-table{border-collapse:collapse;font-size:13px}
+table{border-collapse:collapse;font-size:13px;max-width:100%}
 th,td{border:1px solid #ccc;padding:3px 8px}th{background:#f2f2f2}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
-code{font-size:12px}.note{color:#555;font-size:13px}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+code{font-size:12px;overflow-wrap:anywhere}.note{color:#555;font-size:13px}
+p,li,h3{overflow-wrap:anywhere}
 svg text{font-family:monospace;font-size:11px}
 </style>
 )";
@@ -213,6 +214,26 @@ std::string RuntimeHtml(const std::optional<RuntimeSection>& section) {
   return out;
 }
 
+// What to try next (Suggestions), as the text report's list.
+std::string NextHtml(const Report& r) {
+  const std::vector<Suggestion> next = Suggestions(r);
+  if (next.empty()) return "";
+  std::string out =
+      "<h2>To try next</h2>\n<p class=\"note\">Quantize flags for the layers "
+      "adding the most noise themselves; ops by the float model's "
+      "index.</p>\n<table id=\"next\"><tr><th>op</th><th>type</th>"
+      "<th>tensor</th><th>added (dB)</th><th>flag</th></tr>\n";
+  for (const Suggestion& g : next) {
+    absl::StrAppendFormat(
+        &out,
+        "<tr><td class=\"n\">%d</td><td>%s</td><td><code>%s</code></td>"
+        "<td class=\"n\">%s</td><td><code>%s</code></td></tr>\n",
+        g.float_op, Esc(g.op), Esc(g.output), FormatDb(g.added_db),
+        Esc(g.flag));
+  }
+  return out + "</table>\n";
+}
+
 }  // namespace
 
 std::string RenderHtml(const Report& r) {
@@ -271,7 +292,11 @@ std::string RenderHtml(const Report& r) {
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "", Esc(l.op),
         Esc(l.name));
   }
-  s += "</table>\n<h2>Activation histograms of the worst layers</h2>\n"
+  s += "</table>\n";
+  if (const std::string masked = MaskedNote(r); !masked.empty()) {
+    absl::StrAppend(&s, "<p class=\"note\">", Esc(masked), ".</p>\n");
+  }
+  s += "<h2>Activation histograms of the worst layers</h2>\n"
        "<p class=\"note\">Float values of the float model; the shaded band "
        "is the range the quantized tensor can represent.</p>\n";
   int id = 0;
@@ -305,6 +330,7 @@ std::string RenderHtml(const Report& r) {
     }
     s += "</table>\n";
   }
+  s += NextHtml(r);
   s += RuntimeHtml(r.runtime);
   s += "</body>\n</html>\n";
   return s;

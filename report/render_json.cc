@@ -30,6 +30,9 @@ json MetricsJson(const Metrics& m, bool quantized) {
             {"float_min", Num(m.float_min)},
             {"float_max", Num(m.float_max)}};
   if (quantized) {
+    // Present only when some were left out (metrics.h), so that reports
+    // without masked values keep their bytes.
+    if (m.masked > 0) j["masked"] = m.masked;
     j["rmse_over_scale"] = Num(m.rmse_over_scale);
     j["clipped_fraction"] = Num(m.clipped_fraction);
     j["range_used"] = Num(m.range_used);

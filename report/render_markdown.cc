@@ -46,6 +46,24 @@ std::string RuntimeMarkdown(const std::optional<RuntimeSection>& section) {
   return out;
 }
 
+// What to try next (Suggestions), as the text report's list: a table of
+// the layers adding the most noise and the quantize flag for each.
+std::string NextMarkdown(const Report& r) {
+  const std::vector<Suggestion> next = Suggestions(r);
+  if (next.empty()) return "";
+  std::string out =
+      "\n## To try next\n\nQuantize flags for the layers adding the most "
+      "noise themselves; ops by the float model's index.\n\n"
+      "| op | type | tensor | added (dB) | flag |\n"
+      "| ---: | --- | --- | ---: | --- |\n";
+  for (const Suggestion& g : next) {
+    absl::StrAppendFormat(&out, "| %d | %s | `%s` | %s | `%s` |\n", g.float_op,
+                          Cell(g.op), Cell(g.output), FormatDb(g.added_db),
+                          Cell(g.flag));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RenderMarkdown(const Report& r) {
@@ -94,6 +112,9 @@ std::string RenderMarkdown(const Report& r) {
         FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "", l.op, Cell(l.name));
   }
+  if (const std::string masked = MaskedNote(r); !masked.empty()) {
+    absl::StrAppend(&out, "\n", Cell(masked), ".\n");
+  }
   if (!r.repairs.empty()) {
     absl::StrAppend(&out, "\n## Repairs by the quantizer\n\n");
     for (const std::string& s : r.repairs) {
@@ -103,7 +124,7 @@ std::string RenderMarkdown(const Report& r) {
   absl::StrAppend(&out, "\n## Ops kept float\n\n");
   if (r.float_ops.empty()) {
     absl::StrAppend(&out, "None.\n");
-    return out + RuntimeMarkdown(r.runtime);
+    return out + NextMarkdown(r) + RuntimeMarkdown(r.runtime);
   }
   absl::StrAppend(&out,
                   "| op | type | output | reason | output SQNR (dB) |\n"
@@ -114,7 +135,7 @@ std::string RenderMarkdown(const Report& r) {
         Cell(f.output), Cell(f.reason),
         f.output_metrics ? FormatDb(f.output_metrics->sqnr_db) : "");
   }
-  return out + RuntimeMarkdown(r.runtime);
+  return out + NextMarkdown(r) + RuntimeMarkdown(r.runtime);
 }
 
 }  // namespace qforge::report

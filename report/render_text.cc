@@ -79,6 +79,9 @@ std::string RenderText(const Report& r) {
         FormatPercent(m.clipped_fraction), FormatPercent(m.range_used),
         l.op_index >= 0 ? absl::StrCat(l.op_index) : "-", l.op, l.name);
   }
+  if (const std::string masked = MaskedNote(r); !masked.empty()) {
+    absl::StrAppend(&out, "  ", masked, "\n");
+  }
   absl::StrAppend(&out, "\nops kept float (", r.float_ops.size(), ")",
                   r.float_ops.empty() ? "\n" : ":\n");
   for (const FloatOp& f : r.float_ops) {

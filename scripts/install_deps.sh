@@ -26,6 +26,8 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libstb-dev libgtest-dev libgmock-dev
   libbenchmark-dev zlib1g-dev libxxhash-dev libjpeg62-turbo-dev parallel
   ninja-build
+  # Headless, for the report's HTML test (page layout at 1400 px).
+  chromium
 )
 if [ "$with_armnn" = 1 ]; then
   packages+=(python3-pyarmnn libarmnn-cpuref-backend22 libarmnntfliteparser22

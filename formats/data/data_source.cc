@@ -2,10 +2,12 @@
 #include "formats/data/data_source.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -50,6 +52,23 @@ int64_t DescriptorLimit() {
     return static_cast<int64_t>(limit.rlim_cur);
   }
   return 1 << 20;
+}
+
+// Deflated .npz members are kept inflated in memory (data_source.h): at
+// most half the machine's memory, and half the address space the process
+// may use (RLIMIT_AS), over all members.
+uint64_t InflateBudget() {
+  uint64_t budget = std::numeric_limits<uint64_t>::max();
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) {
+    budget = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
+  }
+  struct rlimit limit;
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    budget = std::min<uint64_t>(budget, limit.rlim_cur / 2);
+  }
+  return budget;
 }
 
 // Every error names the model input; parsers only know the file.
@@ -186,13 +205,12 @@ absl::Status SampleSource::AddNpz(const DataSpec& spec, SpecDigest& digest) {
   }
   const bool keep = kept_mappings_ < kMaxKeptMappings;
   kept_mappings_ += keep ? 1 : 0;
-  ASSIGN_OR_RETURN(const std::vector<NpzArray> arrays,
-                   IndexNpz(bytes, spec.path));
+  ASSIGN_OR_RETURN(std::vector<NpzArray> arrays, IndexNpz(bytes, spec.path));
   if (arrays.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(spec.path, ": .npz holds no arrays"));
   }
-  for (const NpzArray& array : arrays) {
+  for (NpzArray& array : arrays) {
     const std::string where = absl::StrCat(spec.path, "[", array.key, "]");
     ASSIGN_OR_RETURN(const int found, FindInput(array.key, inputs_));
     if (found < 0) {
@@ -204,6 +222,22 @@ absl::Status SampleSource::AddNpz(const DataSpec& spec, SpecDigest& digest) {
     ASSIGN_OR_RETURN(
         const ArrayFit fit,
         FitArray(array.header.type, array.header.shape, inputs_[input], where));
+    // Only a member that fits the input, and memory, is inflated.
+    if (array.deflated.has_value()) {
+      const uint64_t size = array.deflated->uncompressed_size;
+      const uint64_t budget = InflateBudget();
+      if (size > budget || inflated_bytes_ > budget - size) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, ": compressed member inflates to ", size,
+            " bytes; with the .npz members inflated before it that is more "
+            "than qforge keeps in memory (",
+            budget,
+            " bytes: half the machine's memory or address-space limit); save "
+            "it with numpy.savez (uncompressed), which is read in place"));
+      }
+      inflated_bytes_ += size;
+      RETURN_IF_ERROR(InflateNpzArray(bytes, array, spec.path));
+    }
     std::string label =
         absl::StrCat(LastComponent(spec.path), "[", array.key, "]");
     if (array.inflated != nullptr) {
@@ -527,6 +561,19 @@ std::vector<std::string> SampleSource::FilePaths() const {
   std::sort(paths.begin(), paths.end());
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
   return paths;
+}
+
+std::vector<size_t> SampleSource::ImageInputs() const {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    for (const Segment& seg : plans_[i].segments) {
+      if (seg.kind == Segment::Kind::kImage) {
+        out.push_back(i);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace qforge::formats

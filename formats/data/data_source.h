@@ -13,6 +13,7 @@
 #ifndef QFORGE_FORMATS_DATA_DATA_SOURCE_H_
 #define QFORGE_FORMATS_DATA_DATA_SOURCE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -92,6 +93,8 @@ class SampleSource {
   // Every file samples are read from, each once: outputs must not replace
   // one of them.
   std::vector<std::string> FilePaths() const;
+  // The inputs (model input order) that some image file feeds.
+  std::vector<size_t> ImageInputs() const;
 
  private:
   // A run of consecutive samples of one input from one file.
@@ -176,7 +179,8 @@ class SampleSource {
   // LoadOptions::fingerprint is false.
   std::vector<SpecDigest> digests_;
   std::vector<std::string> notes_;
-  int64_t kept_mappings_ = 0;  // see kMaxKeptMappings
+  int64_t kept_mappings_ = 0;    // see kMaxKeptMappings
+  uint64_t inflated_bytes_ = 0;  // deflated .npz members held inflated
   // Array files kept open, and the process's limit on open files
   // (DescriptorLimit() in data_source.cc).
   int64_t kept_files_ = 0;

@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "formats/data/npy.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -222,6 +223,29 @@ absl::string_view NpyDescr(ir::DataType type) {
 
 absl::StatusOr<NpyHeader> ParseNpyHeader(absl::Span<const uint8_t> bytes,
                                          absl::string_view file) {
+  return ParseNpyHeaderPrefix(bytes, bytes.size(), file);
+}
+
+size_t NpyHeaderBytes(absl::Span<const uint8_t> first) {
+  if (first.size() < kMagicLen + 4 ||
+      std::memcmp(first.data(), kMagic, kMagicLen) != 0) {
+    return first.size();
+  }
+  if (first[6] == 1) return 10 + (first[8] | first[9] << 8);
+  if ((first[6] != 2 && first[6] != 3) || first.size() < 12) {
+    return first.size();  // ParseNpyHeaderPrefix says what is wrong
+  }
+  const size_t len = static_cast<size_t>(first[8]) | first[9] << 8 |
+                     first[10] << 16 | static_cast<size_t>(first[11]) << 24;
+  return len > kMaxHeaderLen ? 12 : 12 + len;
+}
+
+absl::StatusOr<NpyHeader> ParseNpyHeaderPrefix(absl::Span<const uint8_t> bytes,
+                                               uint64_t total,
+                                               absl::string_view file) {
+  if (total < bytes.size()) {
+    return absl::InternalError(absl::StrCat(file, ": prefix past the end"));
+  }
   if (bytes.size() < kMagicLen + 4 ||
       std::memcmp(bytes.data(), kMagic, kMagicLen) != 0) {
     return DataError(file, "not an .npy file (bad magic)");
@@ -295,7 +319,7 @@ absl::StatusOr<NpyHeader> ParseNpyHeader(absl::Span<const uint8_t> bytes,
                                         " overflows"));
   }
   header.data_size = static_cast<size_t>(size);
-  const size_t have = bytes.size() - header.data_offset;
+  const uint64_t have = total - header.data_offset;
   if (have != header.data_size) {
     return DataError(
         file, absl::StrCat(
@@ -386,23 +410,50 @@ absl::StatusOr<std::vector<NpzArray>> IndexNpz(absl::Span<const uint8_t> bytes,
                                       member));
       array.data_offset = entry.data_offset + array.header.data_offset;
     } else {
-      ASSIGN_OR_RETURN(std::vector<uint8_t> inflated,
-                       ExtractZipEntry(bytes, entry, file));
-      ASSIGN_OR_RETURN(array.header, ParseNpyHeader(inflated, member));
+      // Only the header is inflated here, and checked against the size
+      // the zip entry declares, so that a caller can refuse a member
+      // (shape, size) before inflating it whole (InflateNpzArray).
+      ASSIGN_OR_RETURN(std::vector<uint8_t> head,
+                       ZipEntryPrefix(bytes, entry, 12, file));
+      ASSIGN_OR_RETURN(
+          head, ZipEntryPrefix(bytes, entry, NpyHeaderBytes(head), file));
+      ASSIGN_OR_RETURN(
+          array.header,
+          ParseNpyHeaderPrefix(head, entry.uncompressed_size, member));
       array.data_offset = array.header.data_offset;
-      array.inflated =
-          std::make_shared<const std::vector<uint8_t>>(std::move(inflated));
+      array.deflated = entry;
     }
     arrays.push_back(std::move(array));
   }
   return arrays;
 }
 
+absl::Status InflateNpzArray(absl::Span<const uint8_t> bytes, NpzArray& array,
+                             absl::string_view file) {
+  if (!array.deflated.has_value() || array.inflated != nullptr) {
+    return absl::OkStatus();
+  }
+  ASSIGN_OR_RETURN(std::vector<uint8_t> inflated,
+                   ExtractZipEntry(bytes, *array.deflated, file));
+  ASSIGN_OR_RETURN(
+      const NpyHeader header,
+      ParseNpyHeader(inflated, absl::StrCat(file, "[", array.key, "]")));
+  if (header.data_offset != array.header.data_offset ||
+      header.data_size != array.header.data_size) {
+    return DataError(file, absl::StrCat("key '", array.key,
+                                        "': header changed between reads"));
+  }
+  array.inflated =
+      std::make_shared<const std::vector<uint8_t>>(std::move(inflated));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::map<std::string, ir::HostTensor>> ReadNpz(
     absl::Span<const uint8_t> bytes, absl::string_view file) {
-  ASSIGN_OR_RETURN(const std::vector<NpzArray> arrays, IndexNpz(bytes, file));
+  ASSIGN_OR_RETURN(std::vector<NpzArray> arrays, IndexNpz(bytes, file));
   std::map<std::string, ir::HostTensor> out;
-  for (const NpzArray& array : arrays) {
+  for (NpzArray& array : arrays) {
+    RETURN_IF_ERROR(InflateNpzArray(bytes, array, file));
     const uint8_t* src = array.inflated != nullptr
                              ? array.inflated->data() + array.data_offset
                              : bytes.data() + array.data_offset;

@@ -10,12 +10,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "formats/data/zip.h"
 #include "ir/host_tensor.h"
 #include "ir/types.h"
 
@@ -34,6 +36,14 @@ struct NpyHeader {
 // `file` names the file in error messages.
 absl::StatusOr<NpyHeader> ParseNpyHeader(absl::Span<const uint8_t> bytes,
                                          absl::string_view file);
+// The same from the file's first bytes (at least its header) and its
+// total size, which the data must fill exactly.
+absl::StatusOr<NpyHeader> ParseNpyHeaderPrefix(absl::Span<const uint8_t> bytes,
+                                               uint64_t total,
+                                               absl::string_view file);
+// How many first bytes ParseNpyHeaderPrefix needs, from the first 12 (or
+// as many as the file has); a bad magic or version asks for no more.
+size_t NpyHeaderBytes(absl::Span<const uint8_t> first);
 
 absl::StatusOr<ir::HostTensor> ReadNpy(absl::Span<const uint8_t> bytes,
                                        absl::string_view file);
@@ -51,16 +61,26 @@ absl::string_view NpyDescr(ir::DataType type);
 struct NpzArray {
   std::string key;  // member name without ".npy"
   NpyHeader header;
-  // Where the array data starts: in the archive file when `inflated` is null
-  // (STORED entry), else in `*inflated` (DEFLATE entry, decompressed here).
+  // Where the array data starts: in the archive file for a STORED entry,
+  // else in `*inflated` once InflateNpzArray has decompressed it.
   uint64_t data_offset = 0;
+  // A DEFLATE entry: its zip entry, to inflate.
+  std::optional<ZipEntry> deflated;
   std::shared_ptr<const std::vector<uint8_t>> inflated;
 };
 
 // Indexes every member of the .npz held in `bytes`, in archive order.
-// Validates each member as an .npy (CRC included). Keys must be unique.
+// Validates each member's .npy header against the size its zip entry
+// declares; STORED members are CRC-checked, DEFLATE members are not
+// inflated (only their headers): InflateNpzArray does that, CRC included,
+// once the caller has checked the header's shape and size. Keys must be
+// unique.
 absl::StatusOr<std::vector<NpzArray>> IndexNpz(absl::Span<const uint8_t> bytes,
                                                absl::string_view file);
+
+// Inflates a DEFLATE member into `array.inflated` (no-op for STORED ones).
+absl::Status InflateNpzArray(absl::Span<const uint8_t> bytes, NpzArray& array,
+                             absl::string_view file);
 
 // Key -> array, keys in sorted order.
 absl::StatusOr<std::map<std::string, ir::HostTensor>> ReadNpz(

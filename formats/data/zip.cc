@@ -228,53 +228,108 @@ absl::StatusOr<std::vector<uint8_t>> ExtractZipEntry(
   if (entry.method == ZipEntry::kStored) {
     out.assign(src, src + entry.compressed_size);
   } else {
-    out.resize(static_cast<size_t>(entry.uncompressed_size));
+    // Inflated a chunk at a time, the output growing with what the stream
+    // gives: a member that declares more than it holds fails as corrupt
+    // without the declared size ever being allocated.
+    constexpr uint64_t kChunk = uint64_t{1} << 20;
+    constexpr uint64_t kFirstReserve = uint64_t{64} << 20;
+    out.reserve(
+        static_cast<size_t>(std::min(entry.uncompressed_size, kFirstReserve)));
+    std::vector<uint8_t> chunk(kChunk);
     z_stream zs;
     std::memset(&zs, 0, sizeof(zs));
     if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) {  // raw deflate, no header
       return absl::InternalError("zlib: inflateInit2 failed");
     }
     uint64_t in_left = entry.compressed_size;
-    uint64_t out_left = out.size();
     zs.next_in = const_cast<Bytef*>(src);
-    zs.next_out = out.data();
     int rc = Z_OK;
     // zlib counts in 32-bit uInt; feed large entries in slices.
     constexpr uint64_t kSlice = 1u << 30;
+    bool too_long = false;
     while (rc == Z_OK) {
       if (zs.avail_in == 0) {
         zs.avail_in = static_cast<uInt>(std::min(in_left, kSlice));
         in_left -= zs.avail_in;
       }
-      if (zs.avail_out == 0) {
-        zs.avail_out = static_cast<uInt>(std::min(out_left, kSlice));
-        out_left -= zs.avail_out;
-      }
+      zs.next_out = chunk.data();
+      zs.avail_out = static_cast<uInt>(chunk.size());
       rc = inflate(&zs, Z_NO_FLUSH);
-      if (rc == Z_BUF_ERROR && (zs.avail_in > 0 || in_left > 0) &&
-          (zs.avail_out > 0 || out_left > 0)) {
+      const size_t got = chunk.size() - zs.avail_out;
+      if (out.size() + got > entry.uncompressed_size) {
+        too_long = true;
+        break;
+      }
+      if (out.size() + got > out.capacity()) {
+        out.reserve(static_cast<size_t>(std::min<uint64_t>(
+            entry.uncompressed_size, 2 * uint64_t{out.capacity()})));
+      }
+      out.insert(out.end(), chunk.data(), chunk.data() + got);
+      if (rc == Z_BUF_ERROR && (zs.avail_in > 0 || in_left > 0)) {
         rc = Z_OK;  // progress is still possible
       }
     }
-    const uint64_t produced = zs.total_out;
     const std::string zmsg = zs.msg != nullptr ? zs.msg : "truncated";
     inflateEnd(&zs);
+    if (too_long) {
+      return DataError(
+          file, absl::StrCat(where, " inflates to more than the ",
+                             entry.uncompressed_size, " bytes it declares"));
+    }
     if (rc != Z_STREAM_END) {
-      if (produced == out.size() && (rc == Z_BUF_ERROR || rc == Z_OK)) {
-        return DataError(
-            file, absl::StrCat(where, " inflates to more than the ", out.size(),
-                               " bytes it declares"));
-      }
       return DataError(
           file, absl::StrCat(where, " is corrupt (inflate: ", zmsg, ")"));
     }
-    if (produced != out.size()) {
-      return DataError(file, absl::StrCat(where, " inflates to ", produced,
-                                          " bytes, declares ", out.size()));
+    if (out.size() != entry.uncompressed_size) {
+      return DataError(
+          file, absl::StrCat(where, " inflates to ", out.size(),
+                             " bytes, declares ", entry.uncompressed_size));
     }
   }
   if (crc32_z(0, out.data(), out.size()) != entry.crc32) {
     return DataError(file, absl::StrCat(where, " fails its CRC-32 check"));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<uint8_t>> ZipEntryPrefix(
+    absl::Span<const uint8_t> zip, const ZipEntry& entry, uint64_t n,
+    absl::string_view file) {
+  const std::string where = absl::StrCat("zip entry '", entry.name, "'");
+  if (!InBounds(entry.data_offset, entry.compressed_size, zip.size())) {
+    return DataError(file,
+                     absl::StrCat(where, " runs past the end of the file"));
+  }
+  n = std::min(n, entry.uncompressed_size);
+  const uint8_t* src = zip.data() + entry.data_offset;
+  if (entry.method == ZipEntry::kStored) {
+    return std::vector<uint8_t>(src, src + std::min(n, entry.compressed_size));
+  }
+  // Callers ask for a header's worth: one zlib call covers it.
+  constexpr uint64_t kMaxPrefix = 1u << 30;
+  if (n > kMaxPrefix) {
+    return absl::InternalError(absl::StrCat(where, ": prefix too long"));
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(n));
+  if (n == 0) return out;
+  z_stream zs;
+  std::memset(&zs, 0, sizeof(zs));
+  if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) {
+    return absl::InternalError("zlib: inflateInit2 failed");
+  }
+  zs.next_in = const_cast<Bytef*>(src);
+  zs.avail_in = static_cast<uInt>(std::min(entry.compressed_size, kMaxPrefix));
+  zs.next_out = out.data();
+  zs.avail_out = static_cast<uInt>(n);
+  int rc = Z_OK;
+  while (rc == Z_OK && zs.avail_out > 0) rc = inflate(&zs, Z_SYNC_FLUSH);
+  const uint64_t produced = zs.total_out;
+  const std::string zmsg = zs.msg != nullptr ? zs.msg : "truncated";
+  inflateEnd(&zs);
+  if (produced < n) {
+    return DataError(
+        file, absl::StrCat(where, " is corrupt (inflate: ",
+                           rc == Z_STREAM_END ? "ends early" : zmsg, ")"));
   }
   return out;
 }

@@ -39,6 +39,14 @@ absl::StatusOr<std::vector<uint8_t>> ExtractZipEntry(
     absl::Span<const uint8_t> zip, const ZipEntry& entry,
     absl::string_view file);
 
+// The first `n` uncompressed bytes of `entry` (at most its uncompressed
+// size), inflated no further than that: what a caller reads of a member
+// (an .npy header) before deciding to extract it whole. No CRC check: that
+// needs the whole entry.
+absl::StatusOr<std::vector<uint8_t>> ZipEntryPrefix(
+    absl::Span<const uint8_t> zip, const ZipEntry& entry, uint64_t n,
+    absl::string_view file);
+
 // Checks a STORED entry's CRC-32 in place, without copying it.
 absl::Status VerifyStoredZipEntry(absl::Span<const uint8_t> zip,
                                   const ZipEntry& entry,

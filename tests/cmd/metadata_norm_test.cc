@@ -113,6 +113,66 @@ TEST(MetadataNormCliTest, AnyExplicitFlagOverridesTheMetadataEntirely) {
             testing::ReadBytes(tmp + "/ref/in/input_0.npy"));
 }
 
+// A float image model without normalization metadata (mlperf-tiny's
+// vww_96_float) fed images with no --mean/--std/--scale gets raw 0..255
+// pixels: every command that reads the images says so once, -q silences
+// it, and any normalization flag makes it go.
+TEST(MetadataNormCliTest, RawPixelsAreNotedWhenNothingNormalizes) {
+  const std::string corpus = CorpusDir();
+  if (corpus.empty()) GTEST_SKIP() << "../shared/corpus absent";
+  const std::string model = corpus + "/models/mlperf-tiny/vww_96_float.tflite";
+  const std::string data =
+      " --data '" + corpus +
+      "/data/tflite-micro/tensorflow/lite/micro/examples/person_detection/"
+      "testdata/*.bmp'";
+  const std::string tmp = MakeTempDir();
+  const std::string note =
+      "data: images fed as raw 0..255 pixels (float input "
+      "'input_1'): the model has no normalization metadata and no "
+      "--mean/--std/--scale was given";
+  const std::string q = QforgeBinary();
+  auto count = [&](const std::string& err) {
+    size_t n = 0;
+    for (size_t at = err.find(note); at != std::string::npos;
+         at = err.find(note, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  const testing::CommandResult cal =
+      RunCommand(q + " calibrate " + model + data + " -o " + tmp + "/s.json");
+  ASSERT_EQ(cal.exit_code, 0) << cal.err;
+  EXPECT_EQ(count(cal.err), 1u) << cal.err;
+  const testing::CommandResult quant =
+      RunCommand(q + " quantize " + model + data + " -o " + tmp +
+                 "/q.tflite --report " + tmp + "/r.json");
+  ASSERT_EQ(quant.exit_code, 0) << quant.err;
+  EXPECT_EQ(count(quant.err), 1u) << quant.err;  // not again for --report
+  const testing::CommandResult rep =
+      RunCommand(q + " report " + model + " " + tmp + "/q.tflite" + data +
+                 " -o " + tmp + "/r2.json");
+  ASSERT_EQ(rep.exit_code, 0) << rep.err;
+  EXPECT_EQ(count(rep.err), 1u) << rep.err;
+  const testing::CommandResult run =
+      RunCommand(q + " run " + model + data + " --output-dir " + tmp + "/out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(count(run.err), 1u) << run.err;
+
+  const testing::CommandResult quiet = RunCommand(
+      q + " -q run " + model + data + " --output-dir " + tmp + "/outq");
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  int k = 0;
+  for (const char* flag :
+       {"--scale 0.003921569", "--mean 127.5", "--std 255"}) {
+    const testing::CommandResult r =
+        RunCommand(q + " run " + model + data + " " + flag + " --output-dir " +
+                   tmp + "/out" + std::to_string(++k));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("raw 0..255"), std::string::npos) << flag << r.err;
+  }
+}
+
 // A ModelMetadata with one subgraph whose inputs carry `units`.
 std::vector<uint8_t> BuildMetadata(const std::vector<std::vector<float>>& means,
                                    const std::vector<std::vector<float>>& stds,

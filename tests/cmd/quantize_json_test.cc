@@ -35,12 +35,27 @@ int CountLines(const std::string& text, const std::string& prefix) {
 
 // The JSON against the summary `err` printed for the same run.
 void ExpectSummaryMatches(const std::string& err, const json& j) {
-  const std::vector<std::string> keys = {
-      "format",     "version",     "model",       "output",
-      "scheme",     "method",      "runtime",     "ops_quantized",
-      "kept_float", "repairs",     "input_bytes", "output_bytes",
-      "latency",    "unsupported", "not_integer", "method_auto",
-      "target",     "eval_cmd"};
+  const std::vector<std::string> keys = {"format",
+                                         "version",
+                                         "model",
+                                         "output",
+                                         "scheme",
+                                         "method",
+                                         "runtime",
+                                         "ops_quantized",
+                                         "kept_float",
+                                         "repairs",
+                                         "calibration_samples",
+                                         "calibration_source",
+                                         "input_bytes",
+                                         "output_bytes",
+                                         "latency",
+                                         "unsupported",
+                                         "not_integer",
+                                         "method_auto",
+                                         "target",
+                                         "eval_cmd",
+                                         "report"};
   std::vector<std::string> got;
   for (const auto& [k, v] : j.items()) got.push_back(k);
   EXPECT_EQ(got, keys);
@@ -63,6 +78,30 @@ void ExpectSummaryMatches(const std::string& err, const json& j) {
   EXPECT_EQ(j["output_bytes"].get<uint64_t>(), std::stoull(m[2].str()));
   EXPECT_EQ(j["output_bytes"].get<uint64_t>(),
             std::filesystem::file_size(j["output"].get<std::string>()));
+  // The samples calibrated on, and where --report went.
+  if (j["calibration_samples"].is_null()) {
+    EXPECT_EQ(err.find("  calibrated on "), std::string::npos) << err;
+  } else {
+    const std::string line =
+        "  calibrated on " +
+        std::to_string(j["calibration_samples"].get<uint64_t>()) +
+        " samples (--" + j["calibration_source"].get<std::string>() + ")\n";
+    EXPECT_NE(err.find(line), std::string::npos) << line << err;
+  }
+  if (j["report"].is_null()) {
+    EXPECT_EQ(err.find("  report: "), std::string::npos) << err;
+  } else {
+    const json& rep = j["report"];
+    char db[32];
+    std::snprintf(db, sizeof(db), "%.2f",
+                  rep["worst_output_sqnr_db"].get<double>());
+    const std::string line =
+        "  report: " + rep["path"].get<std::string>() + " (" +
+        std::to_string(rep["samples"].get<int64_t>()) +
+        " samples; worst output '" + rep["worst_output"].get<std::string>() +
+        "' " + db + " dB SQNR)\n";
+    EXPECT_NE(err.find(line), std::string::npos) << line << err;
+  }
   // Every kept-float op has its reason; the summary prints those not kept
   // for the fast path one a line, the others grouped.
   int listed = 0;
@@ -170,6 +209,57 @@ TEST(QuantizeJsonTest, CnnJsonIsTheSummary) {
   EXPECT_TRUE(j["target"].is_null());
   EXPECT_TRUE(j["eval_cmd"].is_null());
   EXPECT_TRUE(j["method_auto"].is_null());
+}
+
+// The summary says how many samples the statistics saw and where --report
+// went with its worst output (mlperf-tiny's vww_96 on the corpus's two
+// person-detection images and coral's squat photo, as commands.sh runs
+// it); the report file agrees.
+TEST(QuantizeJsonTest, SummaryNamesSamplesAndReport) {
+  const std::string corpus = testing::CorpusDir();
+  if (corpus.empty()) GTEST_SKIP() << "../shared/corpus absent";
+  const std::string dir = testing::MakeTempDir();
+  const std::string model = corpus + "/models/mlperf-tiny/vww_96_float.tflite";
+  const std::string data =
+      " --data '" + corpus +
+      "/data/tflite-micro/tensorflow/lite/micro/examples/person_detection/"
+      "testdata/*.bmp' --data " +
+      corpus + "/data/coral/squat.bmp --scale 0.003921569";
+  testing::CommandResult r = RunCommand(
+      QforgeBinary() + " quantize " + model + data + " -o " + dir +
+      "/q.tflite --report " + dir + "/r.json --json " + dir + "/q.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(testing::ReadText(dir + "/q.json"));
+  ExpectSummaryMatches(r.err, j);
+  EXPECT_EQ(j["calibration_samples"], 3);
+  EXPECT_EQ(j["calibration_source"], "data");
+  ASSERT_TRUE(j["report"].is_object());
+  EXPECT_EQ(j["report"]["path"], dir + "/r.json");
+  EXPECT_EQ(j["report"]["samples"], 3);
+  EXPECT_EQ(j["report"]["worst_output"], "Identity");
+  const json rep = json::parse(testing::ReadText(dir + "/r.json"));
+  EXPECT_EQ(j["report"]["worst_output_sqnr_db"], rep["min_output_sqnr_db"]);
+
+  // From --stats: the samples the file records; no report.
+  r = RunCommand(QforgeBinary() + " -q calibrate " + model + data + " -o " +
+                 dir + "/s.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCommand(QforgeBinary() + " quantize " + model + " --stats " + dir +
+                 "/s.json -o " + dir + "/q2.tflite --json " + dir + "/q2.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = json::parse(testing::ReadText(dir + "/q2.json"));
+  ExpectSummaryMatches(r.err, j);
+  EXPECT_EQ(j["calibration_samples"], 3);
+  EXPECT_EQ(j["calibration_source"], "stats");
+  EXPECT_TRUE(j["report"].is_null());
+  // float16 needs no statistics.
+  r = RunCommand(QforgeBinary() + " quantize " + model +
+                 " --scheme float16 -o " + dir + "/q3.tflite --json " + dir +
+                 "/q3.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = json::parse(testing::ReadText(dir + "/q3.json"));
+  ExpectSummaryMatches(r.err, j);
+  EXPECT_TRUE(j["calibration_samples"].is_null());
 }
 
 TEST(QuantizeJsonTest, StdoutWhileTheModelIsWritten) {

@@ -49,6 +49,44 @@ TEST(MetricsTest, HandDerivedQuantizedTensor) {
   EXPECT_DOUBLE_EQ(m.float_max, 10.0);
 }
 
+TEST(MetricsTest, MaskedSentinelsAreCountedAndLeftOut) {
+  // Grid [-2, 1.5], width 3.5: a sentinel lies at or below
+  // max(-2 - 3.5e6, -1e30) = -3500002, or at or above 3500001.5, whatever
+  // the integer (a masked sum sits inside the grid, not at its clamp).
+  const float lowest = std::numeric_limits<float>::lowest();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> f = {0.5f, lowest, -1e9f, -3500002.0f, -1e6f,
+                                1e9f, lowest, -1.0f, -inf};
+  const std::vector<int8_t> q = {1, -4, -4, -4, -4, 3, 0, -2, -4};
+  // masked: 0.5 no; lowest, -1e9, -3500002 (the bound) yes; -1e6 no (a
+  // clipped value within a million widths); 1e9 yes; lowest at q = 0 yes;
+  // -1 no; -inf no (non-finite).
+  const QuantGrid g = SmallGrid();
+  ErrorSums s;
+  s.AddQuantized(f.data(), q.data(), 9, 0, g);
+  EXPECT_EQ(s.masked, 5u);
+  EXPECT_EQ(s.count, 3u);
+  EXPECT_EQ(s.nonfinite, 1u);
+  EXPECT_EQ(s.seen(), 9u);
+  // What is left: 0.5 vs 0.5, -1e6 vs -2, -1 vs -1.
+  ErrorSums left;
+  const std::vector<float> lf = {0.5f, -1e6f, -1.0f};
+  const std::vector<int8_t> lq = {1, -4, -2};
+  left.AddQuantized(lf.data(), lq.data(), 3, 0, g);
+  EXPECT_EQ(left.masked, 0u);
+  EXPECT_EQ(s.sum_ff, left.sum_ff);
+  EXPECT_EQ(s.sum_ee, left.sum_ee);
+  EXPECT_EQ(s.clipped, left.clipped);
+  EXPECT_EQ(s.f_min, left.f_min);
+  const Metrics m = Finish(s, &g);
+  EXPECT_EQ(m.masked, 5u);
+  EXPECT_EQ(m.count, 3u);
+  // Merged, the count adds up.
+  ErrorSums twice = s;
+  twice.Merge(s);
+  EXPECT_EQ(twice.masked, 10u);
+}
+
 TEST(MetricsTest, AtTheEdgeWithinHalfAStepIsNotClipped) {
   // 1.7 rounds to 3 (1.5) and lies within half a step (0.25) of the top of
   // the range: rounding, not clipping. -2.3 is beyond -2 - 0.25.

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -243,10 +244,27 @@ TEST_F(ReportCliTest, MarkdownAndSelfContainedHtml) {
   testing::CommandResult r = RunCommand(base + " --format md");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("| SQNR (dB) |"), std::string::npos);
+  // What to try next, as in the text report: the same suggestions.
+  testing::CommandResult text = RunCommand(base);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const size_t next = text.out.find("\nto try next");
+  ASSERT_NE(next, std::string::npos) << text.out;
+  const size_t flag = text.out.find(": --", next);
+  ASSERT_NE(flag, std::string::npos);
+  const std::string first_flag =
+      text.out.substr(flag + 2, text.out.find('\n', flag) - flag - 2);
+  EXPECT_NE(r.out.find("\n## To try next\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" | `" + first_flag + "` |\n"), std::string::npos)
+      << first_flag << "\n"
+      << r.out;
   const std::string html_path = Dir() + "/r.html";
   r = RunCommand(base + " -o " + html_path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = ReadText(html_path);
+  EXPECT_NE(html.find("<h2>To try next</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<td><code>" + first_flag + "</code></td></tr>"),
+            std::string::npos)
+      << first_flag;
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("<svg id=\"sqnr-bars\""), std::string::npos);
   EXPECT_NE(html.find("class=\"qrange\""), std::string::npos);
@@ -269,6 +287,13 @@ TEST_F(ReportCliTest, MarkdownAndSelfContainedHtml) {
   EXPECT_EQ(histograms, 5u);
 }
 
+// The page fits a 1400-px window: measured by the browser itself. A copy
+// of the page gets a script (the report has none) that writes the root
+// element's scrollWidth and clientWidth into the DOM, which --dump-dom
+// prints: scrollWidth > clientWidth is exactly "runs off the page", with
+// no dependence on fonts, colours or anti-aliasing, as a check of the
+// screenshot's pixels would have. The screenshot is still taken at that
+// size. scripts/install_deps.sh installs chromium, so CI runs this.
 TEST_F(ReportCliTest, HtmlRendersInHeadlessChromium) {
   if (RunCommand("command -v chromium").exit_code != 0) {
     GTEST_SKIP() << "chromium is not installed (apt-get install chromium)";
@@ -289,9 +314,41 @@ TEST_F(ReportCliTest, HtmlRendersInHeadlessChromium) {
   EXPECT_NE(r.out.find("<svg id=\"sqnr-bars\""), std::string::npos);
   EXPECT_NE(r.out.find("class=\"bar\""), std::string::npos);
   EXPECT_NE(r.out.find("class=\"histogram\""), std::string::npos);
+  // "To try next" is on the page.
+  EXPECT_NE(r.out.find("<table id=\"next\">"), std::string::npos);
+
+  std::string probe = ReadText(html_path);
+  const size_t end = probe.rfind("</body>");
+  ASSERT_NE(end, std::string::npos);
+  probe.insert(end,
+               "<script>const e = document.documentElement;"
+               "document.body.setAttribute('data-scroll-width', e.scrollWidth);"
+               "document.body.setAttribute('data-client-width', "
+               "e.clientWidth);</script>");
+  const std::string probe_path = Dir() + "/probe.html";
+  {
+    std::ofstream f(probe_path, std::ios::binary);
+    f << probe;
+  }
+  r = RunCommand("timeout 120 chromium" + flags +
+                 "--window-size=1400,900 --dump-dom file://" + probe_path +
+                 " 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m,
+                                std::regex("data-scroll-width=\"([0-9]+)\" "
+                                           "data-client-width=\"([0-9]+)\"")))
+      << r.out.substr(0, 2000);
+  const int scroll_width = std::stoi(m[1]);
+  const int client_width = std::stoi(m[2]);
+  // The window size took effect (less a scroll bar), and nothing is wider.
+  EXPECT_GT(client_width, 1300);
+  EXPECT_LE(client_width, 1400);
+  EXPECT_LE(scroll_width, client_width);
+
   const std::string png = Dir() + "/page.png";
   r = RunCommand("timeout 120 chromium" + flags +
-                 "--window-size=1200,2400 "
+                 "--window-size=1400,2400 "
                  "--screenshot=" +
                  png + " file://" + html_path + " >/dev/null 2>&1");
   ASSERT_EQ(r.exit_code, 0);

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <thread>
@@ -19,6 +21,7 @@
 namespace qforge::formats {
 namespace {
 
+using ::qforge::formats::testing::HugeDeflatedNpz;
 using ::qforge::formats::testing::Iota;
 using ::qforge::formats::testing::MakeTempDir;
 using ::qforge::formats::testing::MakeWav16;
@@ -29,6 +32,7 @@ using ::qforge::formats::testing::WriteNpyFile;
 using ::qforge::formats::testing::WriteText;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 InputDesc Input(std::string name, ir::DataType type, std::vector<int32_t> shape,
                 std::string signature = "") {
@@ -230,6 +234,59 @@ TEST(SampleSourceTest, NpzBindsByKey) {
   EXPECT_EQ(uneven.status().message(),
             "inputs disagree on the number of samples: 'image' has 2, 'mask' "
             "has 1");
+}
+
+// GCC says __SANITIZE_ADDRESS__, clang (which builds the sanitizer tree)
+// __has_feature(address_sanitizer).
+#if defined(__SANITIZE_ADDRESS__)
+#define QF_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define QF_TEST_UNDER_ASAN 1
+#endif
+#endif
+#ifndef QF_TEST_UNDER_ASAN
+#define QF_TEST_UNDER_ASAN 0
+#endif
+
+// A small .npz whose compressed member declares gigabytes: refused on what
+// its header declares, before the member is inflated (its stream holds the
+// header only, so inflating would fail as corrupt instead). The shape
+// against the input first, then the size against the memory qforge may
+// use: a lowered RLIMIT_AS gives a clear error, not an allocation failure.
+TEST(SampleSourceTest, HugeNpzMembersAreRefusedBeforeInflating) {
+  const std::string dir = MakeTempDir();
+  const std::string path = dir + "/huge.npz";
+  WriteBytes(path, HugeDeflatedNpz("x", {5'000'000'000}, 20'000'000));
+  absl::StatusOr<SampleSource> src =
+      Open({path}, {Input("x", ir::DataType::kFloat32, {-1, 4})});
+  ASSERT_FALSE(src.ok());
+  EXPECT_THAT(src.status().message(), HasSubstr(path + "[x]: "));
+  EXPECT_THAT(src.status().message(), Not(HasSubstr("corrupt")));
+  EXPECT_EQ(src.status().message().find('\n'), std::string::npos);
+
+#if QF_TEST_UNDER_ASAN
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the "
+                  "limit this case sets";
+#else
+  // 150M samples of [1, 4] float32: 2.4 GB behind 3 MB, with the address
+  // space limited to 1 GiB (so half of it, 512 MiB, may be inflated).
+  WriteBytes(path, HugeDeflatedNpz("x", {150'000'000, 4}, 3'000'000));
+  const auto limited_open = [&path]() {
+    struct rlimit limit = {1u << 30, 1u << 30};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) std::_Exit(3);
+    absl::StatusOr<SampleSource> big =
+        Open({path}, {Input("x", ir::DataType::kFloat32, {-1, 4})});
+    if (big.ok()) std::_Exit(4);
+    std::fprintf(stderr, "%s\n", std::string(big.status().message()).c_str());
+    std::_Exit(0);
+  };
+  EXPECT_EXIT(
+      limited_open(), ::testing::ExitedWithCode(0),
+      ::testing::AllOf(
+          HasSubstr("huge.npz[x]: compressed member inflates to 24000001"),
+          HasSubstr("more than qforge keeps in memory")));
+#endif
 }
 
 TEST(SampleSourceTest, RawBinaries) {

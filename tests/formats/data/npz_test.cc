@@ -141,7 +141,16 @@ TEST(NpzTest, IndexLocatesStoredArraysInTheFile) {
       ReadBytes(TestdataPath("npz/savez_compressed.npz"));
   absl::StatusOr<std::vector<NpzArray>> inflated = IndexNpz(packed, "c.npz");
   ASSERT_TRUE(inflated.ok()) << inflated.status();
-  ASSERT_NE((*inflated)[0].inflated, nullptr);
+  // A DEFLATE member is located and its header read, not inflated...
+  NpzArray& member = (*inflated)[0];
+  ASSERT_TRUE(member.deflated.has_value());
+  EXPECT_EQ(member.inflated, nullptr);
+  EXPECT_EQ(member.header.shape, (std::vector<int64_t>{2, 4, 4, 3}));
+  // ...until asked.
+  ASSERT_TRUE(InflateNpzArray(packed, member, "c.npz").ok());
+  ASSERT_NE(member.inflated, nullptr);
+  EXPECT_EQ(member.inflated->size(),
+            member.header.data_offset + member.header.data_size);
 }
 
 TEST(NpzTest, ReadsHandBuiltZip) {
@@ -207,6 +216,35 @@ TEST(NpzTest, RefusesDeflateBombClaims) {
   ZipEntry bomb = (*entries)[0];
   bomb.uncompressed_size = uint64_t{1} << 40;
   EXPECT_FALSE(ExtractZipEntry(packed, bomb, "c").ok());
+}
+
+// A 20 MB archive declaring a 20 GB member: indexing inflates its header
+// only (the rest of its stream is not deflate data, so inflating further
+// would fail), and the sizes the zip and the header declare agree.
+TEST(NpzTest, IndexReadsOnlyTheHeaderOfADeflatedMember) {
+  const uint64_t elements = 5'000'000'000;
+  const std::vector<uint8_t> zip = testing::HugeDeflatedNpz(
+      "x", {static_cast<int64_t>(elements)}, 20'000'000);
+  absl::StatusOr<std::vector<NpzArray>> arrays = IndexNpz(zip, "huge.npz");
+  ASSERT_TRUE(arrays.ok()) << arrays.status();
+  ASSERT_EQ(arrays->size(), 1u);
+  const NpzArray& a = (*arrays)[0];
+  EXPECT_EQ(a.header.shape, (std::vector<int64_t>{5'000'000'000}));
+  EXPECT_EQ(a.header.data_size, 4 * elements);
+  ASSERT_TRUE(a.deflated.has_value());
+  EXPECT_EQ(a.inflated, nullptr);
+  // Inflating it whole streams, chunk by chunk, so it fails as corrupt
+  // where the stream does, without allocating the 20 GB first...
+  NpzArray copy = a;
+  absl::Status s = InflateNpzArray(zip, copy, "huge.npz");
+  EXPECT_THAT(s.message(), HasSubstr("huge.npz: zip entry 'x.npy' is corrupt"));
+  // ...and a header disagreeing with the zip's declared size is refused
+  // before that.
+  std::vector<uint8_t> liar = testing::HugeDeflatedNpz("x", {3}, 200);
+  ASSERT_TRUE(IndexNpz(liar, "l.npz").ok());
+  liar[liar.size() - 22 - 8] += 1;  // the zip64 uncompressed size
+  EXPECT_THAT(IndexNpz(liar, "l.npz").status().message(),
+              HasSubstr("= 12 bytes of data, file has 13"));
 }
 
 TEST(NpzTest, EveryTruncationIsAnError) {

@@ -2,6 +2,7 @@
 #include "tests/formats/data/test_util.h"
 
 #include <unistd.h>
+#include <zlib.h>
 
 #include <atomic>
 #include <filesystem>
@@ -158,6 +159,95 @@ std::vector<uint8_t> Mutate(const std::vector<uint8_t>& bytes, uint32_t seed) {
         break;
     }
   }
+  return out;
+}
+
+namespace {
+
+void PutLeBytes(std::vector<uint8_t>& out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+}  // namespace
+
+std::vector<uint8_t> HugeDeflatedNpz(const std::string& key,
+                                     const std::vector<int64_t>& shape,
+                                     uint64_t compressed_size) {
+  // The header numpy writes for a float32 array of `shape`.
+  ir::HostTensor empty(ir::DataType::kFloat32, {0});
+  std::vector<uint8_t> npy = WriteNpy(empty).value();
+  std::string tuple = "(";
+  for (int64_t d : shape)
+    absl::StrAppend(&tuple, d, shape.size() == 1 ? "," : ", ");
+  if (shape.size() > 1) tuple.resize(tuple.size() - 2);
+  tuple += ")";
+  std::string dict = absl::StrCat(
+      "{'descr': '<f4', 'fortran_order': False, 'shape': ", tuple, ", }");
+  const size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict.push_back('\n');
+  npy.assign(npy.begin(), npy.begin() + 8);  // magic and version 1.0
+  PutLeBytes(npy, dict.size(), 2);
+  npy.insert(npy.end(), dict.begin(), dict.end());
+  uint64_t elements = 1;
+  for (int64_t d : shape) elements *= static_cast<uint64_t>(d);
+  const uint64_t usize = npy.size() + 4 * elements;
+  // Raw deflate of the header, flushed but not finished.
+  std::vector<uint8_t> stream(npy.size() + 64);
+  z_stream zs{};
+  deflateInit2(&zs, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  zs.next_in = npy.data();
+  zs.avail_in = static_cast<uInt>(npy.size());
+  zs.next_out = stream.data();
+  zs.avail_out = static_cast<uInt>(stream.size());
+  deflate(&zs, Z_SYNC_FLUSH);
+  stream.resize(zs.total_out);
+  deflateEnd(&zs);
+  stream.resize(compressed_size, 0);
+  const std::string name = key + ".npy";
+  std::vector<uint8_t> out;
+  PutLeBytes(out, 0x04034b50, 4);  // local header
+  PutLeBytes(out, 45, 2);
+  PutLeBytes(out, 0, 2);
+  PutLeBytes(out, 8, 2);  // deflate
+  PutLeBytes(out, 0, 4);
+  PutLeBytes(out, 0, 4);  // crc: never reached
+  PutLeBytes(out, 0xFFFFFFFF, 4);
+  PutLeBytes(out, 0xFFFFFFFF, 4);
+  PutLeBytes(out, name.size(), 2);
+  PutLeBytes(out, 0, 2);
+  out.insert(out.end(), name.begin(), name.end());
+  out.insert(out.end(), stream.begin(), stream.end());
+  const uint64_t cd = out.size();
+  PutLeBytes(out, 0x02014b50, 4);  // central directory
+  PutLeBytes(out, 45, 2);
+  PutLeBytes(out, 45, 2);
+  PutLeBytes(out, 0, 2);
+  PutLeBytes(out, 8, 2);
+  PutLeBytes(out, 0, 4);
+  PutLeBytes(out, 0, 4);
+  PutLeBytes(out, compressed_size, 4);
+  PutLeBytes(out, 0xFFFFFFFF, 4);  // uncompressed: in the zip64 extra field
+  PutLeBytes(out, name.size(), 2);
+  PutLeBytes(out, 12, 2);  // extra
+  PutLeBytes(out, 0, 2);
+  PutLeBytes(out, 0, 2);
+  PutLeBytes(out, 0, 2);
+  PutLeBytes(out, 0, 4);
+  PutLeBytes(out, 0, 4);  // local header at 0
+  out.insert(out.end(), name.begin(), name.end());
+  PutLeBytes(out, 0x0001, 2);
+  PutLeBytes(out, 8, 2);
+  PutLeBytes(out, usize, 8);
+  const uint64_t cd_size = out.size() - cd;
+  PutLeBytes(out, 0x06054b50, 4);  // end of central directory
+  PutLeBytes(out, 0, 4);
+  PutLeBytes(out, 1, 2);
+  PutLeBytes(out, 1, 2);
+  PutLeBytes(out, cd_size, 4);
+  PutLeBytes(out, cd, 4);
+  PutLeBytes(out, 0, 2);
   return out;
 }
 

@@ -42,6 +42,15 @@ std::vector<uint8_t> MakeWav(const WavSpec& spec,
 std::vector<uint8_t> MakeWav16(const std::vector<int16_t>& samples,
                                int sample_rate = 16000);
 
+// A one-member .npz (zip64 sizes) whose DEFLATE member "KEY.npy" declares
+// an .npy of `shape` float32: the member's deflate stream holds that
+// header only, then `compressed_size` bytes in all, so that the zip's
+// declared sizes pass the deflate-ratio check. Nothing past the header
+// inflates: a reader that inflates the member whole fails as corrupt.
+std::vector<uint8_t> HugeDeflatedNpz(const std::string& key,
+                                     const std::vector<int64_t>& shape,
+                                     uint64_t compressed_size);
+
 // Deterministic byte mutations for robustness loops: flips, overwrites and
 // truncations driven by a fixed seed.
 std::vector<uint8_t> Mutate(const std::vector<uint8_t>& bytes, uint32_t seed);
