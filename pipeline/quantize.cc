@@ -474,12 +474,12 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
                                : found->check_db >= so.target;
   if (!found->met) {
     const bool top1 = so.metric == TargetMetric::kTop1;
+    const std::string evals =
+        eval.active()
+            ? absl::StrCat("; --eval-cmd ran ", found->eval_runs.size(),
+                           " times", eval_runs.empty() ? "" : ": ", eval_runs)
+            : "";
     if (target.active() && !target_held && !std::isnan(target.value)) {
-      const std::string evals =
-          eval.active()
-              ? absl::StrCat("; --eval-cmd ran ", found->eval_runs.size(),
-                             " times", eval_runs.empty() ? "" : ": ", eval_runs)
-              : "";
       return AccuracyBoundError(absl::StrFormat(
           "%s: --target %g (%s) not met: the best plan found reaches %s on "
           "the %zu check samples after raising %zu ops%s%s%s; nothing written",
@@ -489,11 +489,6 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
           found->limit.empty() ? "" : "; ", found->limit, evals));
     }
     if (target.active() && !target_held) {
-      const std::string evals =
-          eval.active()
-              ? absl::StrCat("; --eval-cmd ran ", found->eval_runs.size(),
-                             " times", eval_runs.empty() ? "" : ": ", eval_runs)
-              : "";
       return AccuracyBoundError(absl::StrFormat(
           "%s: --target-sqnr %.2f%s not met: the best plan found reaches "
           "%.2f%s on the %zu check samples after raising %zu ops%s%s%s; "

@@ -52,6 +52,22 @@ bool SameValues(const ErrorSums& a, const ErrorSums& b) {
          close(a.sum_ee, b.sum_ee);
 }
 
+// Slot k's float values for tensor `t` of one sample, and the channel
+// count its sums take; null when the float run did not see them (or saw
+// another shape).
+const std::vector<float>* FloatsFor(const Plan& plan,
+                                    const CapturedFloats& floats, size_t k,
+                                    const runtime::RtTensor& t,
+                                    int64_t& channels) {
+  const Slot& slot = plan.slots[k];
+  const std::vector<float>* f = floats.Get(slot.capture);
+  if (f == nullptr || static_cast<int64_t>(f->size()) != t.NumElements()) {
+    return nullptr;
+  }
+  channels = slot.channels && t.rank() > 0 ? t.dim(t.rank() - 1) : 0;
+  return f;
+}
+
 }  // namespace
 
 void ExactInputs::Replace(int subgraph, int /*op_index*/, int tensor,
@@ -61,11 +77,10 @@ void ExactInputs::Replace(int subgraph, int /*op_index*/, int tensor,
   if (it == plan_.slot_of_q.end()) return;
   const size_t k = static_cast<size_t>(it->second);
   const Slot& slot = plan_.slots[k];
-  const std::vector<float>* f = floats_.Get(slot.capture);
+  int64_t channels = 0;
+  const std::vector<float>* f = FloatsFor(plan_, floats_, k, t, channels);
+  if (f == nullptr) return;
   const int64_t n = t.NumElements();
-  if (f == nullptr || static_cast<int64_t>(f->size()) != n) return;
-  const int64_t channels =
-      slot.channels && t.rank() > 0 ? t.dim(t.rank() - 1) : 0;
   if (!slot.quantized) {
     if (t.type != ir::DataType::kFloat32) return;
     own_[k].AddFloat(f->data(), t.Data<float>(), n, channels);
@@ -114,11 +129,10 @@ void RoundedFloats::Replace(int subgraph, int /*op_index*/, int tensor,
   if (it == slot_of_capture_.end()) return;
   const size_t k = static_cast<size_t>(it->second);
   const Slot& slot = plan_.slots[k];
-  const std::vector<float>* f = floats_.Get(slot.capture);
+  int64_t channels = 0;
+  const std::vector<float>* f = FloatsFor(plan_, floats_, k, t, channels);
+  if (f == nullptr) return;
   const int64_t n = t.NumElements();
-  if (f == nullptr || static_cast<int64_t>(f->size()) != n) return;
-  const int64_t channels =
-      slot.channels && t.rank() > 0 ? t.dim(t.rank() - 1) : 0;
   float* values = t.Data<float>();
   propagated_[k].AddFloat(f->data(), values, n, channels);
   if (!slot.quantized) {
