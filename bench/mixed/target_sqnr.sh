@@ -12,7 +12,8 @@
 # the tflm model in tflm_run. Writes bench/mixed/target_sqnr.md and .json.
 #   bench/mixed/target_sqnr.sh [FILTER]
 # Environment: OLD_QFORGE (default /work/base/qforge), TARGET_STEPS (128),
-# ROUNDS (15), TFLM_RUN (../shared/tools/tflm/bin/tflm_run).
+# ROUNDS (15), TFLM_RUN (../shared/tools/tflm/bin/tflm_run), KEEP=1 (keep
+# the work folder), RETIME=DIR (time a kept folder's models again).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 filter=${1:-'^(mobilenet_v1_0\.25_224|palm_detection|hand_landmark_2020|pose_landmark_lite_2021_06|selfie_segmentation_landscape|vww_96|face_detection_short_range|hand_recrop)$'}
@@ -23,15 +24,21 @@ tflm=${TFLM_RUN:-../shared/tools/tflm/bin/tflm_run}
 qforge=$PWD/build/cmd/qforge
 corpus=$(cd ../shared/corpus && pwd)
 search="--target-sqnr 30 --target-steps $steps"
-work=$(mktemp -d)
-# KEEP=1 keeps the work folder (quantized models, timings) and says where.
-if [ -n "${KEEP:-}" ]; then echo "target_sqnr: work folder $work" >&2
-else trap 'rm -rf "$work"' EXIT; fi
-bash bench/quant_eval/run.sh --schemes float16,int8,int16x8 --filter "$filter" \
-  --variant old="$search" --variant-qforge old="$old" \
-  --variant new="$search" --variant tflm="--runtime tflm $search" \
-  --jobs 1 --variant-threads 2 --timeout 3600 --work "$work/qe" --keep \
-  --out "$work/out" > "$work/log" 2>&1 || true
+# RETIME=DIR (a folder KEEP=1 kept) times its models again without
+# quantizing them again: for a quiet machine after a busy one.
+if [ -n "${RETIME:-}" ]; then
+  work=$RETIME
+else
+  work=$(mktemp -d)
+  # KEEP=1 keeps the work folder (quantized models, timings) and says where.
+  if [ -n "${KEEP:-}" ]; then echo "target_sqnr: work folder $work" >&2
+  else trap 'rm -rf "$work"' EXIT; fi
+  bash bench/quant_eval/run.sh --schemes float16,int8,int16x8 --filter "$filter" \
+    --variant old="$search" --variant-qforge old="$old" \
+    --variant new="$search" --variant tflm="--runtime tflm $search" \
+    --jobs 1 --variant-threads 2 --timeout 3600 --work "$work/qe" --keep \
+    --out "$work/out" > "$work/log" 2>&1 || true
+fi
 # A target not met is a result (exit 1 from quant_eval); no results at all
 # is not.
 [ -f "$work/out/results.json" ] || { tail -20 "$work/log"; exit 1; }
