@@ -141,7 +141,8 @@ void RoundedFloats::Replace(int subgraph, int /*op_index*/, int tensor,
   }
   // The value the quantized model's readers see: f on the grid, back in
   // float.
-  std::vector<int32_t> q(static_cast<size_t>(n));
+  std::vector<int32_t>& q = grid_values_;
+  q.resize(static_cast<size_t>(n));
   RoundOnto(f->data(), q.data(), n, slot.grid);
   for (int64_t i = 0; i < n; ++i) {
     values[i] =

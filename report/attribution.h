@@ -76,7 +76,9 @@ class RoundedFloats : public runtime::TensorObserver {
   const CapturedFloats& floats_;
   std::vector<ErrorSums>& propagated_;
   std::map<int, int> slot_of_capture_;
-  std::vector<float> rounded_;
+  // Scratch for a tensor's values on its grid, kept across tensors (one
+  // observer per sample run).
+  std::vector<int32_t> grid_values_;
 };
 
 struct Attribution {
