@@ -241,7 +241,8 @@ void AddTargetFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
   sub->add_option("--target-sqnr", args->target.sqnr,
                   "Find the cheapest per-op precision whose worst output "
                   "SQNR reaches DB on held-out samples (every 4th of --data)")
-      ->type_name("DB");
+      ->type_name("DB")
+      ->default_str("");
   sub->add_option("--target-steps", args->target.steps,
                   "At most this many ops raised by --target-sqnr (default "
                   "32)");
@@ -252,7 +253,8 @@ void AddTargetFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
                   "decision-agreement) or the largest point error in the "
                   "output's units (landmark-px, landmark-p95)")
       ->type_name("VALUE")
-      ->check(FiniteNumber());
+      ->check(FiniteNumber())
+      ->default_str("");
   sub->add_option("--target-metric", args->target.metric,
                   "What the target bounds on the check samples (the worst "
                   "output of its kind): worst (the worst output's SQNR, dB), "
@@ -298,10 +300,12 @@ void AddEvalFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
       ->type_name("CMD");
   sub->add_option("--eval-min", args->eval.min,
                   "With --eval-cmd: accept a score >= X")
-      ->type_name("X");
+      ->type_name("X")
+      ->default_str("");
   sub->add_option("--eval-max", args->eval.max,
                   "With --eval-cmd: accept a score <= X (an error rate)")
-      ->type_name("X");
+      ->type_name("X")
+      ->default_str("");
   sub->add_option("--eval-budget", args->eval.budget,
                   "With --eval-cmd: at most N runs of the command; then the "
                   "cheapest plan accepted so far, else exit 4")
