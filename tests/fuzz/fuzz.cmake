@@ -18,6 +18,8 @@ qforge_fuzzer(model_run_fuzzer
               LIBS qforge_quantizer qforge_calibration qforge_formats)
 qforge_fuzzer(stats_fuzzer SOURCES ${D}/stats_fuzzer.cc
               LIBS qforge_quantizer qforge_calibration qforge_formats)
+qforge_fuzzer(partial_report_fuzzer SOURCES ${D}/partial_report_fuzzer.cc
+              LIBS qforge_report)
 foreach(kind npy wav image)
   qforge_fuzzer(${kind}_fuzzer
                 SOURCES ${D}/${kind}_fuzzer.cc ${D}/data_fuzz_util.cc

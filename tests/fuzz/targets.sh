@@ -5,7 +5,7 @@
 #   fuzz_flags TARGET     the target's extra libFuzzer flags
 #   fuzz_weight TARGET    its share of a long run (scripts/fuzz.sh)
 
-FUZZ_TARGETS="model_run_fuzzer stats_fuzzer tflite_reader_fuzzer npy_fuzzer wav_fuzzer image_fuzzer"
+FUZZ_TARGETS="model_run_fuzzer stats_fuzzer tflite_reader_fuzzer npy_fuzzer wav_fuzzer image_fuzzer partial_report_fuzzer"
 
 # Models small enough to mutate and run quickly.
 _small_models() {
@@ -47,6 +47,7 @@ fuzz_flags() {
     npy_fuzzer) echo "-max_len=8192" ;;
     wav_fuzzer) echo "-max_len=40000" ;;
     image_fuzzer) echo "-max_len=65536" ;;
+    partial_report_fuzzer) echo "-max_len=16384 -dict=tests/fuzz/partial.dict" ;;
   esac
 }
 
