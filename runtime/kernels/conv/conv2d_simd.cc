@@ -52,6 +52,8 @@ std::unique_ptr<FastConvPlan> PrepareFastConv(const OpContext& ctx,
                            &p.dw);
     }
     p.kc = p.dw.cpad;
+    p.dw_bytes = isa == Isa::kAvx512Vnni && (d.type == ir::DataType::kInt8 ||
+                                             d.type == ir::DataType::kUInt8);
     p.geom = DepthwiseGeometry{d.in_h,  d.in_w,     d.out_w,    d.k_h,
                                d.k_w,   d.stride_h, d.stride_w, d.dil_h,
                                d.dil_w, d.pad_top,  d.pad_left};
@@ -84,11 +86,14 @@ std::unique_ptr<FastConvPlan> PrepareFastConv(const OpContext& ctx,
   }
   InitPlanOutputStage(ctx, d, d.out_c, acc64, p.gemm, taps * d.in_c, isa,
                       &p.os);
+  if (p.dw_bytes) {
+    p.os.AddToBias(DepthwiseInputCorrection(p.dw, d.input_zp).data());
+  }
   const int64_t pixels = d.batch * d.in_h * d.in_w;
   if (p.gemm.dot4) {
     if (p.kc != d.in_c) p.rows8.assign(static_cast<size_t>(pixels * p.kc), 0);
     p.zp_row.assign(static_cast<size_t>(p.kc), static_cast<int8_t>(d.input_zp));
-  } else {
+  } else if (!p.dw_bytes) {
     p.rows.assign(static_cast<size_t>((pixels + 1) * p.kc), 0);
   }
   p.scratch.Resize(ScratchSlotCount(ctx), GemmScratchBytes(taps));
@@ -98,10 +103,30 @@ std::unique_ptr<FastConvPlan> PrepareFastConv(const OpContext& ctx,
 void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
   const ConvDesc& d = p.d;
   const int64_t in_pixels = d.in_h * d.in_w;
+  void* out = ctx.output(0)->data;
+  if (p.dw_bytes) {
+    struct Args {
+      const FastConvPlan* p;
+      const uint8_t* in;
+      void* out;
+      size_t es;
+    } args{&p, static_cast<const uint8_t*>(ctx.input(0)->data), out,
+           p.os.out_bytes()};
+    const Args* a = &args;
+    ctx.pool().ParallelFor(d.batch * d.out_h, [a](int64_t r) {
+      const FastConvPlan& p = *a->p;
+      const ConvDesc& d = p.d;
+      const int64_t b = r / d.out_h, oy = r % d.out_h;
+      DepthwiseRowBytes(
+          p.dw, p.geom, a->in + b * d.in_h * d.in_w * d.in_c,
+          d.type == ir::DataType::kInt8, d.input_zp, oy, p.os,
+          static_cast<uint8_t*>(a->out) + r * d.out_w * d.out_c * a->es);
+    });
+    return;
+  }
   const void* input =
       PlanInputRows(ctx, d, p.isa, p.kc, p.gemm.dot4, ctx.input(0)->data,
                     d.batch * in_pixels, d.in_c, &p.rows, &p.rows8);
-  void* out = ctx.output(0)->data;
   if (d.depthwise) {
     struct Args {
       FastConvPlan* p;

@@ -39,7 +39,10 @@ struct FastConvPlan : GemmPlanBase {
   DepthwiseGeometry geom;
   std::vector<int32_t> indirection;  // [out pixel][tap]
   bool pointwise = false;            // no indirection needed
-  std::vector<int8_t> zp_row;        // dot4: a row of input zero points
+  // Depthwise on 8-bit activations with AVX-512: the input read in place
+  // (DepthwiseRowBytes), no int16 rows.
+  bool dw_bytes = false;
+  std::vector<int8_t> zp_row;  // dot4: a row of input zero points
 };
 
 // The plan for input 1 (filter) and 2 (bias) of ctx; nullptr when the op

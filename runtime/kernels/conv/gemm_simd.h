@@ -134,6 +134,20 @@ void DepthwiseRow(const DepthwiseWeights& w, const DepthwiseGeometry& g,
                   const int16_t* x, int64_t oy, const OutputStage& os,
                   void* out);
 
+// The AVX-512 form for int8 / uint8 activations (`is_signed`: int8): `x`
+// is the image's input itself (in_h * in_w pixels of `channels` bytes,
+// read in place, no int16 rows); the output stage's bias must carry
+// DepthwiseInputCorrection(w, zero_point).
+void DepthwiseRowBytes(const DepthwiseWeights& w, const DepthwiseGeometry& g,
+                       const void* x, bool is_signed, int32_t zero_point,
+                       int64_t oy, const OutputStage& os, void* out);
+
+// Per channel: -zero_point * sum over taps of (w - weight zero point), the
+// bias term DepthwiseRowBytes's accumulators need (|value| < 2^31: at most
+// 64 taps of |w| <= 255 times |zero_point| <= 255).
+std::vector<int32_t> DepthwiseInputCorrection(const DepthwiseWeights& w,
+                                              int32_t input_zero_point);
+
 // ------------------------------------------------ the plans' shared steps
 //
 // CONV_2D / DEPTHWISE_CONV_2D (conv2d_simd.cc) and FULLY_CONNECTED
