@@ -32,12 +32,13 @@ namespace qforge::runtime::integer {
 //
 // dot4 (AVX-512 VNNI, int8 activations and int8 weights with zero point
 // 0): [tap][kc / 4][lane][4] int8 for vpdpbusd, which multiplies unsigned
-// by signed bytes. The A rows are then the int8 input itself, read as
-// u = x + 128 (x ^ 0x80 on the fly): sum (x - zp) w = sum u w - (128 + zp)
-// sum w, the second term folded into the bias (Dot4BiasCorrection), and a
-// padded tap reads a row of zp bytes (u - (128 + zp) = 0). Each group of
-// four u8 x s8 products is exact in int32 and the sums wrap, so the
-// accumulators equal the int16 path's modulo 2^32, as the reference's.
+// by signed bytes. The A rows are then the int8 input read as u = x + 128
+// (x ^ 0x80: on the fly, or once per op by FlipRows for GemmA::offsets):
+// sum (x - zp) w = sum u w - (128 + zp) sum w, the second term folded into
+// the bias (Dot4BiasCorrection), and a padded tap reads a row of zp bytes
+// (u - (128 + zp) = 0). Each group of four u8 x s8 products is exact in
+// int32 and the sums wrap, so the accumulators equal the int16 path's
+// modulo 2^32, as the reference's.
 struct PackedGemmWeights {
   Isa isa = Isa::kScalar;
   bool dot4 = false;
@@ -81,6 +82,11 @@ struct GemmA {
   // [m][taps] row indices into base (-1: zero); nullptr: row (i, t) is
   // base + (i * taps + t) * kc.
   const int32_t* indirection = nullptr;
+  // dot4 with rows already read as unsigned (FlipRows: x ^ 0x80, one pass
+  // per op instead of one xor per broadcast): row (i, t) is base +
+  // offsets[i * taps + t] bytes, precomputed once per plan (indirection
+  // and zero are then unused).
+  const int32_t* offsets = nullptr;
 };
 
 // Scratch bytes GemmRows needs for `taps` taps.
@@ -91,6 +97,15 @@ size_t GemmScratchBytes(int64_t taps);
 void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
               int64_t m1, int64_t p0, int64_t p1, const OutputStage& os,
               void* out, void* scratch);
+
+// dot4's A rows for `offsets`: for each of `images` blocks of `pixels`
+// rows of `channels` int8 values, dst's block (pixels + 1 rows of kc
+// bytes, image i at i * (pixels + 1) * kc) gets the rows as x ^ 0x80
+// (= x + 128 as uint8); the padding bytes of a row and the block's last
+// row (the padded taps' row: zero point ^ 0x80, written by the caller) are
+// not written.
+void FlipRows(const OpContext& ctx, const int8_t* src, int64_t images,
+              int64_t pixels, int64_t channels, int64_t kc, uint8_t* dst);
 
 // Rows per tile of GemmRows (a task should hold several).
 int GemmTileRows(Isa isa);
