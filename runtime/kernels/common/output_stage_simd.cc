@@ -120,6 +120,28 @@ void OutputStage::Init(const Params& p, Isa isa) {
       g[h] = static_cast<int64_t>((uint64_t{1} << 63) >> ts);
     }
     kind_ = Kind::kSingle32;
+    // With 31 - shift >= 33 the rounding term 2^(30 - shift) is a multiple
+    // of 2^32: (p + 2^(30 - shift)) >> (31 - shift) is then
+    // ((p >> 32) + 2^(30 - shift - 32)) >> (31 - shift - 32), exactly (two
+    // floor divisions by powers of two), so the high words of the products
+    // and 32-bit lanes do.
+    bool hi = avx512;
+    for (int64_t c = 0; c < n; ++c) {
+      if (31 - shift_[static_cast<size_t>(c)] < 33) hi = false;
+    }
+    if (hi) {
+      m_odd32_.assign(static_cast<size_t>(np), 0);
+      hi_rnd32_.assign(static_cast<size_t>(np), 0);
+      hi_shift32_.assign(static_cast<size_t>(np), 0);
+      for (int64_t c = 0; c < n; ++c) {
+        const size_t k = static_cast<size_t>(c);
+        const int ts = 31 - shift_[k];  // [33, 62]
+        if (c % 2 == 1) m_odd32_[k - 1] = multiplier_[k];
+        hi_rnd32_[k] = int32_t{1} << (ts - 33);
+        hi_shift32_[k] = ts - 32;
+      }
+      kind_ = Kind::kSingleHi32;
+    }
   } else {
     ls32_.assign(static_cast<size_t>(np), 0);
     rs32_.assign(static_cast<size_t>(np), 0);
@@ -222,6 +244,17 @@ QF_TARGET_AVX512 inline __m512i Single16(__m512i x, __m512i m, __m512i tse,
   return _mm512_mask_blend_epi32(0xAAAA, pe, _mm512_slli_epi64(po, 32));
 }
 
+// Single rounding for shifts <= -2 (kSingleHi32): the high words of the
+// products x * m, plus 2^(30 - shift - 32), shifted by 31 - shift - 32.
+QF_TARGET_AVX512 inline __m512i SingleHi16(__m512i x, __m512i m, __m512i m_odd,
+                                           __m512i rnd, __m512i shift) {
+  const __m512i pe = _mm512_mul_epi32(x, m);
+  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), m_odd);
+  const __m512i hi =
+      _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+  return _mm512_srav_epi32(_mm512_add_epi32(hi, rnd), shift);
+}
+
 // gemmlowp's SaturatingRoundingDoublingHighMul of int64 products: (ab +
 // nudge) / 2^31, truncated towards zero.
 QF_TARGET_AVX512 inline __m512i HighMulProducts(__m512i ab) {
@@ -314,6 +347,14 @@ QF_TARGET_AVX512 void OutputStage::RunAvx512(const int32_t* acc, int64_t c0,
                      _mm512_loadu_si512(rnd_odd_.data() + c / 2));
         y = _mm512_add_epi32(y, zp);
         break;
+      case Kind::kSingleHi32:
+        x = _mm512_add_epi32(x, _mm512_loadu_si512(bias32_.data() + c));
+        y = SingleHi16(x, _mm512_loadu_si512(m32_.data() + c),
+                       _mm512_loadu_si512(m_odd32_.data() + c),
+                       _mm512_loadu_si512(hi_rnd32_.data() + c),
+                       _mm512_loadu_si512(hi_shift32_.data() + c));
+        y = _mm512_add_epi32(y, zp);
+        break;
       case Kind::kDouble32:
         x = _mm512_add_epi32(x, _mm512_loadu_si512(bias32_.data() + c));
         y = Double16(x, _mm512_loadu_si512(m32_.data() + c),
@@ -396,9 +437,19 @@ QF_TARGET_AVX512 void OutputStage::RunAvx512(const int32_t* acc, int64_t c0,
 namespace {
 
 // Clamps y to [lo, hi] and stores the lanes of mask k as the output type.
+// `saturate`: [lo, hi] is the whole range of a signed output type, which
+// the saturating narrowing clamps to by itself.
 QF_TARGET_AVX512 inline void Store16(__m512i y, __m512i lo, __m512i hi,
-                                     ir::DataType type, __mmask16 k,
-                                     void* out) {
+                                     ir::DataType type, __mmask16 k, void* out,
+                                     bool saturate) {
+  if (saturate) {
+    if (type == ir::DataType::kInt16) {
+      _mm256_mask_storeu_epi16(out, k, _mm512_cvtsepi32_epi16(y));
+    } else {
+      _mm_mask_storeu_epi8(out, k, _mm512_cvtsepi32_epi8(y));
+    }
+    return;
+  }
   y = _mm512_min_epi32(_mm512_max_epi32(y, lo), hi);
   switch (type) {
     case ir::DataType::kInt16:
@@ -424,6 +475,10 @@ QF_TARGET_AVX512 void OutputStage::RowsAvx512(const int32_t* acc,
   const __m512i lo = _mm512_set1_epi32(p_.act_min);
   const __m512i hi = _mm512_set1_epi32(p_.act_max);
   const int64_t es = static_cast<int64_t>(out_bytes());
+  const bool saturate = (p_.out_type == ir::DataType::kInt8 &&
+                         p_.act_min == -128 && p_.act_max == 127) ||
+                        (p_.out_type == ir::DataType::kInt16 &&
+                         p_.act_min == -32768 && p_.act_max == 32767);
   for (int64_t i = 0; i < count; i += 16) {
     const int64_t c = c0 + i;
     const int64_t left = count - i;
@@ -439,6 +494,11 @@ QF_TARGET_AVX512 void OutputStage::RowsAvx512(const int32_t* acc,
       a2 = _mm512_loadu_si512(ts_odd_.data() + c / 2);
       a3 = _mm512_loadu_si512(rnd_even_.data() + c / 2);
       a4 = _mm512_loadu_si512(rnd_odd_.data() + c / 2);
+    } else if constexpr (kKind == Kind::kSingleHi32) {
+      m = _mm512_loadu_si512(m32_.data() + c);
+      a1 = _mm512_loadu_si512(m_odd32_.data() + c);
+      a2 = _mm512_loadu_si512(hi_rnd32_.data() + c);
+      a3 = _mm512_loadu_si512(hi_shift32_.data() + c);
     } else if constexpr (kKind == Kind::kDouble32) {
       m = _mm512_loadu_si512(m32_.data() + c);
       a1 = _mm512_loadu_si512(ls32_.data() + c);
@@ -456,6 +516,8 @@ QF_TARGET_AVX512 void OutputStage::RowsAvx512(const int32_t* acc,
       __m512i y;
       if constexpr (kKind == Kind::kSingle32) {
         y = Single16(x, m, a1, a2, a3, a4);
+      } else if constexpr (kKind == Kind::kSingleHi32) {
+        y = SingleHi16(x, m, a1, a2, a3);
       } else if constexpr (kKind == Kind::kDouble32) {
         y = Double16(x, m, a1, a2, a3, a4);
       } else {
@@ -465,7 +527,7 @@ QF_TARGET_AVX512 void OutputStage::RowsAvx512(const int32_t* acc,
             v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
       }
       Store16(_mm512_add_epi32(y, zp), lo, hi, p_.out_type, k,
-              static_cast<uint8_t*>(out) + r * out_stride + i * es);
+              static_cast<uint8_t*>(out) + r * out_stride + i * es, saturate);
     }
   }
 }
@@ -478,6 +540,10 @@ void OutputStage::RunRows(const int32_t* acc, int64_t acc_stride, int rows,
       case Kind::kSingle32:
         RowsAvx512<Kind::kSingle32>(acc, acc_stride, rows, c0, count, out,
                                     out_stride);
+        return;
+      case Kind::kSingleHi32:
+        RowsAvx512<Kind::kSingleHi32>(acc, acc_stride, rows, c0, count, out,
+                                      out_stride);
         return;
       case Kind::kDouble32:
         RowsAvx512<Kind::kDouble32>(acc, acc_stride, rows, c0, count, out,

@@ -78,6 +78,7 @@ class OutputStage {
   enum class Kind : uint8_t {
     kScalar,
     kSingle32,
+    kSingleHi32,
     kDouble32,
     kXnnpack32,
     kFixed64,
@@ -106,6 +107,10 @@ class OutputStage {
   // shift) for an arithmetic shift made of a logical one.
   std::vector<int64_t> ts_even_, ts_odd_, rnd_even_, rnd_odd_;
   std::vector<int64_t> sign_even_, sign_odd_;
+  // kSingleHi32 (AVX-512, every shift <= -2, so 31 - shift >= 33): the
+  // odd channels' multipliers in the even lanes, 2^(30 - shift - 32) and
+  // 31 - shift - 32 per channel.
+  std::vector<int32_t> m_odd32_, hi_rnd32_, hi_shift32_;
   float lo_f_ = 0, hi_f_ = 0;  // kXnnpack: clamp bounds minus zero point
   // Copies of the Params arrays (the caller's may not outlive Init).
   std::vector<int32_t> multiplier_;

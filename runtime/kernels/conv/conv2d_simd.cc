@@ -2,6 +2,7 @@
 #include "runtime/kernels/conv/conv2d_simd.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 
 namespace qforge::runtime::integer {
@@ -52,6 +53,8 @@ std::unique_ptr<FastConvPlan> PrepareFastConv(const OpContext& ctx,
                            &p.dw);
     }
     p.kc = p.dw.cpad;
+    p.dw_bytes = isa == Isa::kAvx512Vnni && (d.type == ir::DataType::kInt8 ||
+                                             d.type == ir::DataType::kUInt8);
     p.geom = DepthwiseGeometry{d.in_h,  d.in_w,     d.out_w,    d.k_h,
                                d.k_w,   d.stride_h, d.stride_w, d.dil_h,
                                d.dil_w, d.pad_top,  d.pad_left};
@@ -84,11 +87,29 @@ std::unique_ptr<FastConvPlan> PrepareFastConv(const OpContext& ctx,
   }
   InitPlanOutputStage(ctx, d, d.out_c, acc64, p.gemm, taps * d.in_c, isa,
                       &p.os);
-  const int64_t pixels = d.batch * d.in_h * d.in_w;
+  if (p.dw_bytes) {
+    p.os.AddToBias(DepthwiseInputCorrection(p.dw, d.input_zp).data());
+  }
+  const int64_t in_pixels = d.in_h * d.in_w;
+  const int64_t pixels = d.batch * in_pixels;
   if (p.gemm.dot4) {
-    if (p.kc != d.in_c) p.rows8.assign(static_cast<size_t>(pixels * p.kc), 0);
-    p.zp_row.assign(static_cast<size_t>(p.kc), static_cast<int8_t>(d.input_zp));
-  } else {
+    // Per image: the flipped rows, then the padded taps' row.
+    const int64_t block = (in_pixels + 1) * p.kc;
+    if (block > INT32_MAX) return nullptr;
+    p.flipped.assign(static_cast<size_t>(d.batch * block), 0);
+    const uint8_t zp_u8 = static_cast<uint8_t>(d.input_zp) ^ 0x80;
+    for (int64_t b = 0; b < d.batch; ++b) {
+      std::fill_n(p.flipped.begin() + b * block + in_pixels * p.kc, p.kc,
+                  zp_u8);
+    }
+    const int64_t m = d.out_h * d.out_w;
+    p.offsets.resize(static_cast<size_t>(m * taps));
+    for (int64_t i = 0; i < m * taps; ++i) {
+      const int64_t idx = p.pointwise ? i : p.indirection[i];
+      p.offsets[i] = static_cast<int32_t>((idx < 0 ? in_pixels : idx) * p.kc);
+    }
+    p.indirection.clear();
+  } else if (!p.dw_bytes) {
     p.rows.assign(static_cast<size_t>((pixels + 1) * p.kc), 0);
   }
   p.scratch.Resize(ScratchSlotCount(ctx), GemmScratchBytes(taps));
@@ -98,10 +119,45 @@ std::unique_ptr<FastConvPlan> PrepareFastConv(const OpContext& ctx,
 void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
   const ConvDesc& d = p.d;
   const int64_t in_pixels = d.in_h * d.in_w;
-  const void* input =
-      PlanInputRows(ctx, d, p.isa, p.kc, p.gemm.dot4, ctx.input(0)->data,
-                    d.batch * in_pixels, d.in_c, &p.rows, &p.rows8);
   void* out = ctx.output(0)->data;
+  if (p.dw_bytes) {
+    struct Args {
+      const FastConvPlan* p;
+      const uint8_t* in;
+      void* out;
+      size_t es;
+    } args{&p, static_cast<const uint8_t*>(ctx.input(0)->data), out,
+           p.os.out_bytes()};
+    const Args* a = &args;
+    ctx.pool().ParallelFor(d.batch * d.out_h, [a](int64_t r) {
+      const FastConvPlan& p = *a->p;
+      const ConvDesc& d = p.d;
+      const int64_t b = r / d.out_h, oy = r % d.out_h;
+      DepthwiseRowBytes(
+          p.dw, p.geom, a->in + b * d.in_h * d.in_w * d.in_c,
+          d.type == ir::DataType::kInt8, d.input_zp, oy, p.os,
+          static_cast<uint8_t*>(a->out) + r * d.out_w * d.out_c * a->es);
+    });
+    return;
+  }
+  if (p.gemm.dot4) {
+    FlipRows(ctx, ctx.input(0)->Data<int8_t>(), d.batch, in_pixels, d.in_c,
+             p.kc, p.flipped.data());
+    const int64_t block = (in_pixels + 1) * p.kc;
+    RunGemmTasks(
+        ctx, SplitGemm(p.isa, d.batch, d.out_h * d.out_w, p.gemm.panels),
+        p.gemm, p.os,
+        [&](int64_t b) {
+          GemmA ga;
+          ga.base = p.flipped.data() + b * block;
+          ga.offsets = p.offsets.data();
+          return ga;
+        },
+        out, &p.scratch);
+    return;
+  }
+  PlanInputRows(ctx, d, p.isa, p.kc, false, ctx.input(0)->data,
+                d.batch * in_pixels, d.in_c, &p.rows, &p.rows8);
   if (d.depthwise) {
     struct Args {
       FastConvPlan* p;
@@ -124,13 +180,8 @@ void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
       p.os,
       [&](int64_t b) {
         GemmA ga;
-        if (p.gemm.dot4) {
-          ga.base = static_cast<const int8_t*>(input) + b * in_pixels * p.kc;
-          ga.zero = p.zp_row.data();
-        } else {
-          ga.base = p.rows.data() + b * in_pixels * p.kc;
-          ga.zero = p.rows.data() + d.batch * in_pixels * p.kc;
-        }
+        ga.base = p.rows.data() + b * in_pixels * p.kc;
+        ga.zero = p.rows.data() + d.batch * in_pixels * p.kc;
         ga.indirection = p.pointwise ? nullptr : p.indirection.data();
         return ga;
       },

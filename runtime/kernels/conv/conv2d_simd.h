@@ -29,9 +29,7 @@ struct ConvDesc : ConvDims, GemmRequant {
   bool depthwise = false;
 };
 
-// rows: the input as int16 rows, + a zero row; rows8 (dot4): the input's
-// int8 rows padded to kc when in_c is not (else the input is read in
-// place).
+// rows: the input as int16 rows, + a zero row.
 struct FastConvPlan : GemmPlanBase {
   ConvDesc d;
   int64_t kc = 0;  // int16 per input pixel row (conv: even; dw: cpad)
@@ -39,7 +37,14 @@ struct FastConvPlan : GemmPlanBase {
   DepthwiseGeometry geom;
   std::vector<int32_t> indirection;  // [out pixel][tap]
   bool pointwise = false;            // no indirection needed
-  std::vector<int8_t> zp_row;        // dot4: a row of input zero points
+  // Depthwise on 8-bit activations with AVX-512: the input read in place
+  // (DepthwiseRowBytes), no int16 rows.
+  bool dw_bytes = false;
+  // dot4: per image the input's rows as unsigned (FlipRows) and a row of
+  // input zero points (as unsigned) for the padded taps; each output
+  // pixel's taps as byte offsets into an image's block.
+  std::vector<uint8_t> flipped;
+  std::vector<int32_t> offsets;
 };
 
 // The plan for input 1 (filter) and 2 (bias) of ctx; nullptr when the op

@@ -122,6 +122,119 @@ QF_TARGET_AVX512 void Row512(const DepthwiseWeights& w,
   }
 }
 
+// The 8-bit form: the input's bytes read in place (`C` channels per
+// pixel), no int16 copy. Interior pixels accumulate sum x * w over every
+// tap and border pixels take the zero point for a padded tap, so each
+// accumulator is sum (x - zp) * w + zp * sum w; the output stage's bias
+// carries -zp * sum w (DepthwiseInputCorrection), which makes it the
+// reference's sum over the valid taps. Every product (vpdpwssd of (x,
+// sign) with (w, 0)) and sum is exact in int32.
+//
+// Channel blocks outer, pixels inner: a block's accumulators for the
+// whole row (up to kRowChunk pixels) go through the output stage in one
+// call, which loads the block's requantization constants once.
+constexpr int64_t kRowChunk = 64;
+static_assert(kPixels == 4, "InteriorBlock unrolls four pixels");
+
+template <bool kSigned>
+QF_TARGET_AVX512 inline __m512i LoadBytes16(__mmask16 k, const uint8_t* p) {
+  const __m128i b = _mm_maskz_loadu_epi8(k, p);
+  return kSigned ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+}
+
+// kPixels interior pixels (every tap inside), base[p] their top-left taps.
+template <bool kSigned>
+QF_TARGET_AVX512 inline void InteriorBlock(const int32_t* wb, int64_t cpad,
+                                           int64_t taps, const int64_t* off,
+                                           const uint8_t* const* base,
+                                           __mmask16 k, int32_t* acc_out) {
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+  for (int64_t t = 0; t < taps; ++t) {
+    const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
+    const int64_t o = off[t];
+    a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, base[0] + o), wv);
+    a1 = _mm512_dpwssd_epi32(a1, LoadBytes16<kSigned>(k, base[1] + o), wv);
+    a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, base[2] + o), wv);
+    a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, base[3] + o), wv);
+  }
+  _mm512_store_si512(acc_out, a0);
+  _mm512_store_si512(acc_out + 16, a1);
+  _mm512_store_si512(acc_out + 32, a2);
+  _mm512_store_si512(acc_out + 48, a3);
+}
+
+// One pixel near the border: padded taps read the zero point.
+template <bool kSigned>
+QF_TARGET_AVX512 inline void BorderPixel(const int32_t* wb, int64_t cpad,
+                                         const DepthwiseGeometry& g,
+                                         const uint8_t* x, int64_t C,
+                                         int64_t iy0, int64_t ix0, __m512i zp,
+                                         __mmask16 k, int32_t* acc_out) {
+  __m512i acc = _mm512_setzero_si512();
+  for (int64_t ky = 0; ky < g.k_h; ++ky) {
+    const int64_t iy = iy0 + ky * g.dil_h;
+    const bool row_in = iy >= 0 && iy < g.in_h;
+    for (int64_t kx = 0; kx < g.k_w; ++kx) {
+      const int64_t ix = ix0 + kx * g.dil_w;
+      const __m512i wv = _mm512_loadu_si512(wb + (ky * g.k_w + kx) * cpad);
+      const __m512i xv =
+          row_in && ix >= 0 && ix < g.in_w
+              ? LoadBytes16<kSigned>(k, x + (iy * g.in_w + ix) * C)
+              : zp;
+      acc = _mm512_dpwssd_epi32(acc, xv, wv);
+    }
+  }
+  _mm512_store_si512(acc_out, acc);
+}
+
+template <bool kSigned>
+QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
+                                  const DepthwiseGeometry& g, const uint8_t* x,
+                                  int32_t zero_point, int64_t oy,
+                                  const OutputStage& os, void* out) {
+  const int64_t C = w.channels, cpad = w.cpad;
+  const size_t es = os.out_bytes();
+  alignas(64) int32_t buf[kRowChunk][16];
+  Interior in;
+  FindInterior(g, oy, &in);
+  int64_t off[64];
+  for (int64_t t = 0; t < w.taps; ++t) off[t] = in.offset[t] * C;
+  const int64_t iy0 = oy * g.stride_h - g.pad_top;
+  const __m512i zp = _mm512_set1_epi32(zero_point);
+  for (int64_t x0 = 0; x0 < g.out_w; x0 += kRowChunk) {
+    const int64_t x1 = std::min(g.out_w, x0 + kRowChunk);
+    for (int64_t cb = 0; cb < C; cb += 16) {
+      const int64_t count = std::min<int64_t>(16, C - cb);
+      const __mmask16 k =
+          count >= 16
+              ? static_cast<__mmask16>(0xFFFF)
+              : static_cast<__mmask16>((1u << static_cast<int>(count)) - 1);
+      const int32_t* wb = w.data.data() + cb;
+      const uint8_t* xc = x + cb;
+      for (int64_t ox = x0; ox < x1;) {
+        if (in.row && ox >= in.lo && ox + kPixels <= in.hi &&
+            ox + kPixels <= x1) {
+          const uint8_t* base[kPixels];
+          for (int p = 0; p < kPixels; ++p) {
+            base[p] =
+                xc + (iy0 * g.in_w + (ox + p) * g.stride_w - g.pad_left) * C;
+          }
+          InteriorBlock<kSigned>(wb, cpad, w.taps, off, base, k, buf[ox - x0]);
+          ox += kPixels;
+        } else {
+          BorderPixel<kSigned>(wb, cpad, g, xc, C, iy0,
+                               ox * g.stride_w - g.pad_left, zp, k,
+                               buf[ox - x0]);
+          ++ox;
+        }
+      }
+      os.RunRows(buf[0], 16, static_cast<int>(x1 - x0), cb, count,
+                 static_cast<uint8_t*>(out) + (x0 * C + cb) * es,
+                 C * static_cast<int64_t>(es));
+    }
+  }
+}
+
 QF_TARGET_AVX2 void Row256(const DepthwiseWeights& w,
                            const DepthwiseGeometry& g, const int16_t* x,
                            int64_t oy, const OutputStage& os, void* out) {
@@ -178,6 +291,30 @@ void DepthwiseRow(const DepthwiseWeights& w, const DepthwiseGeometry& g,
     Row512(w, g, x, oy, os, out);
   } else {
     Row256(w, g, x, oy, os, out);
+  }
+}
+
+std::vector<int32_t> DepthwiseInputCorrection(const DepthwiseWeights& w,
+                                              int32_t input_zero_point) {
+  std::vector<int32_t> out(static_cast<size_t>(w.channels));
+  for (int64_t c = 0; c < w.channels; ++c) {
+    int64_t sum = 0;
+    for (int64_t t = 0; t < w.taps; ++t) {
+      sum += static_cast<int16_t>(w.data[static_cast<size_t>(t * w.cpad + c)]);
+    }
+    out[static_cast<size_t>(c)] = static_cast<int32_t>(-sum * input_zero_point);
+  }
+  return out;
+}
+
+void DepthwiseRowBytes(const DepthwiseWeights& w, const DepthwiseGeometry& g,
+                       const void* x, bool is_signed, int32_t zero_point,
+                       int64_t oy, const OutputStage& os, void* out) {
+  const uint8_t* b = static_cast<const uint8_t*>(x);
+  if (is_signed) {
+    Row512Bytes<true>(w, g, b, zero_point, oy, os, out);
+  } else {
+    Row512Bytes<false>(w, g, b, zero_point, oy, os, out);
   }
 }
 

@@ -135,8 +135,54 @@ QF_TARGET_AVX512 void KernelDot4(int64_t taps, int64_t kc4,
   }
 }
 
+// dot4 on rows already flipped to unsigned (GemmA::offsets): row r's tap
+// t is base + off[r * taps + t].
+template <int MR, int NB>
+QF_TARGET_AVX512 void KernelDot4U(int64_t taps, int64_t kc4,
+                                  const uint8_t* base, const int32_t* off,
+                                  const void* bp, int64_t pstride, int32_t* c) {
+  const int8_t* b = static_cast<const int8_t*>(bp);
+  __m512i acc[MR][NB];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    const uint8_t* a[MR];
+    for (int r = 0; r < MR; ++r) a[r] = base + off[r * taps + t];
+    const int8_t* bt = b + t * kc4 * 64;
+    for (int64_t k = 0; k < kc4; ++k) {
+      __m512i bv[NB];
+      for (int j = 0; j < NB; ++j) {
+        bv[j] = _mm512_loadu_si512(bt + j * pstride + k * 64);
+      }
+      for (int r = 0; r < MR; ++r) {
+        const __m512i av = _mm512_set1_epi32(Load32(a[r] + 4 * k));
+        for (int j = 0; j < NB; ++j) {
+          acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, bv[j]);
+        }
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NB; ++j) {
+      _mm512_storeu_si512(c + r * NB * 16 + j * 16, acc[r][j]);
+    }
+  }
+}
+
 using KernelFn = void (*)(int64_t, int64_t, const void* const*, const void*,
                           int64_t, int32_t*);
+using KernelUFn = void (*)(int64_t, int64_t, const uint8_t*, const int32_t*,
+                           const void*, int64_t, int32_t*);
+
+template <int... I>
+KernelUFn PickDot4U(int mr, int nb, std::integer_sequence<int, I...>) {
+  static constexpr KernelUFn kNb1[] = {KernelDot4U<I + 1, 1>...};
+  static constexpr KernelUFn kNb2[] = {KernelDot4U<I + 1, 2>...};
+  static constexpr KernelUFn kNb4[] = {KernelDot4U<I + 1, 4>...};
+  const int m = mr >= 1 && mr < kMr512 ? mr - 1 : kMr512 - 1;
+  return nb == 4 ? kNb4[m] : nb == 2 ? kNb2[m] : kNb1[m];
+}
 
 // The microkernel of family F (F::kFn<MR, NB>) for mr rows, up to kMaxMr
 // (any other mr takes kMaxMr), and nb panels: 1, 2 or up to kMaxNb.
@@ -295,6 +341,25 @@ void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
   const void* b = w.dot4 ? static_cast<const void*>(w.data8.data())
                          : static_cast<const void*>(w.data.data());
   const int64_t b_es = w.dot4 ? 1 : 2;
+  if (a.offsets != nullptr) {
+    for (int64_t i = m0; i < m1; i += mr_max) {
+      const int mr = static_cast<int>(std::min<int64_t>(mr_max, m1 - i));
+      for (int64_t p = p0; p < p1;) {
+        int nb = nb_max;
+        while (nb > 1 && p + nb > p1) nb /= 2;
+        PickDot4U(mr, nb, std::make_integer_sequence<int, kMr512>{})(
+            taps, kc / 4, base, a.offsets + i * taps,
+            static_cast<const uint8_t*>(b) + p * pstride, pstride, tile);
+        const int64_t c0 = p * lanes;
+        const int64_t count = std::min<int64_t>(n - c0, int64_t{nb} * lanes);
+        os.RunRows(tile, int64_t{nb} * lanes, mr, c0, count,
+                   static_cast<uint8_t*>(out) + (i * n + c0) * es,
+                   n * static_cast<int64_t>(es));
+        p += nb;
+      }
+    }
+    return;
+  }
   for (int64_t i = m0; i < m1; i += mr_max) {
     const int mr = static_cast<int>(std::min<int64_t>(mr_max, m1 - i));
     for (int r = 0; r < mr; ++r) {
@@ -459,6 +524,73 @@ void PadRows(const OpContext& ctx, const int8_t* src, int64_t pixels,
 }
 
 }  // namespace
+
+namespace {
+
+QF_TARGET_AVX512 void FlipStream(const int8_t* s, int64_t n, uint8_t* d) {
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+  int64_t k = 0;
+  for (; k + 64 <= n; k += 64) {
+    _mm512_storeu_si512(d + k,
+                        _mm512_xor_si512(_mm512_loadu_si512(s + k), flip));
+  }
+  if (k < n) {
+    const __mmask64 m = (__mmask64{1} << static_cast<int>(n - k)) - 1;
+    _mm512_mask_storeu_epi8(
+        d + k, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, s + k), flip));
+  }
+}
+
+// Three channels per pixel (an RGB input) to rows of four: 16 pixels per
+// step, the dwords of 4 pixels moved into each 128-bit lane and their bytes
+// spread to 3 of every 4 (the fourth, whose weights are zero, is 0x80).
+QF_TARGET_AVX512 void FlipRgb(const int8_t* s, int64_t pixels, uint8_t* d) {
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+  const __m512i lanes =
+      _mm512_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0, 6, 7, 8, 0, 9, 10, 11, 0);
+  const __m512i spread = _mm512_broadcast_i32x4(_mm_setr_epi8(
+      0, 1, 2, -128, 3, 4, 5, -128, 6, 7, 8, -128, 9, 10, 11, -128));
+  for (int64_t i = 0; i < pixels; i += 16) {
+    const int64_t n = std::min<int64_t>(16, pixels - i);
+    const __mmask64 in = (~__mmask64{0}) >> (64 - 3 * n);
+    const __mmask64 out =
+        n == 16 ? ~__mmask64{0} : (__mmask64{1} << (4 * n)) - 1;
+    __m512i v = _mm512_maskz_loadu_epi8(in, s + 3 * i);
+    v = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(lanes, v), spread);
+    _mm512_mask_storeu_epi8(d + 4 * i, out, _mm512_xor_si512(v, flip));
+  }
+}
+
+}  // namespace
+
+void FlipRows(const OpContext& ctx, const int8_t* src, int64_t images,
+              int64_t pixels, int64_t channels, int64_t kc, uint8_t* dst) {
+  const int64_t chunk = std::max<int64_t>(1, kElementwiseChunk / kc);
+  ParallelChunks(ctx, images * pixels, chunk, [&](int64_t b, int64_t e) {
+    while (b < e) {
+      const int64_t image = b / pixels, i0 = b % pixels;
+      const int64_t i1 = std::min(pixels, i0 + (e - b));
+      const int8_t* s = src + (image * pixels + i0) * channels;
+      uint8_t* d = dst + (image * (pixels + 1) + i0) * kc;
+      if (kc == channels) {
+        FlipStream(s, (i1 - i0) * channels, d);
+      } else if (channels == 3 && kc == 4) {
+        FlipRgb(s, i1 - i0, d);
+      } else if (channels < 16) {  // the first layer's 1-3 channels
+        for (int64_t i = 0; i < i1 - i0; ++i) {
+          for (int64_t c = 0; c < channels; ++c) {
+            d[i * kc + c] = static_cast<uint8_t>(s[i * channels + c] ^ 0x80);
+          }
+        }
+      } else {
+        for (int64_t i = 0; i < i1 - i0; ++i) {
+          FlipStream(s + i * channels, channels, d + i * kc);
+        }
+      }
+      b += i1 - i0;
+    }
+  });
+}
 
 void PackPlanWeights(const RtTensor& w, const GemmRequant& r, bool acc64,
                      int64_t n, int64_t taps, int64_t depth, Isa isa,

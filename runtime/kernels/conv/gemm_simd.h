@@ -32,12 +32,13 @@ namespace qforge::runtime::integer {
 //
 // dot4 (AVX-512 VNNI, int8 activations and int8 weights with zero point
 // 0): [tap][kc / 4][lane][4] int8 for vpdpbusd, which multiplies unsigned
-// by signed bytes. The A rows are then the int8 input itself, read as
-// u = x + 128 (x ^ 0x80 on the fly): sum (x - zp) w = sum u w - (128 + zp)
-// sum w, the second term folded into the bias (Dot4BiasCorrection), and a
-// padded tap reads a row of zp bytes (u - (128 + zp) = 0). Each group of
-// four u8 x s8 products is exact in int32 and the sums wrap, so the
-// accumulators equal the int16 path's modulo 2^32, as the reference's.
+// by signed bytes. The A rows are then the int8 input read as u = x + 128
+// (x ^ 0x80: on the fly, or once per op by FlipRows for GemmA::offsets):
+// sum (x - zp) w = sum u w - (128 + zp) sum w, the second term folded into
+// the bias (Dot4BiasCorrection), and a padded tap reads a row of zp bytes
+// (u - (128 + zp) = 0). Each group of four u8 x s8 products is exact in
+// int32 and the sums wrap, so the accumulators equal the int16 path's
+// modulo 2^32, as the reference's.
 struct PackedGemmWeights {
   Isa isa = Isa::kScalar;
   bool dot4 = false;
@@ -81,6 +82,11 @@ struct GemmA {
   // [m][taps] row indices into base (-1: zero); nullptr: row (i, t) is
   // base + (i * taps + t) * kc.
   const int32_t* indirection = nullptr;
+  // dot4 with rows already read as unsigned (FlipRows: x ^ 0x80, one pass
+  // per op instead of one xor per broadcast): row (i, t) is base +
+  // offsets[i * taps + t] bytes, precomputed once per plan (indirection
+  // and zero are then unused).
+  const int32_t* offsets = nullptr;
 };
 
 // Scratch bytes GemmRows needs for `taps` taps.
@@ -91,6 +97,15 @@ size_t GemmScratchBytes(int64_t taps);
 void GemmRows(const PackedGemmWeights& w, const GemmA& a, int64_t m0,
               int64_t m1, int64_t p0, int64_t p1, const OutputStage& os,
               void* out, void* scratch);
+
+// dot4's A rows for `offsets`: for each of `images` blocks of `pixels`
+// rows of `channels` int8 values, dst's block (pixels + 1 rows of kc
+// bytes, image i at i * (pixels + 1) * kc) gets the rows as x ^ 0x80
+// (= x + 128 as uint8); the padding bytes of a row and the block's last
+// row (the padded taps' row: zero point ^ 0x80, written by the caller) are
+// not written.
+void FlipRows(const OpContext& ctx, const int8_t* src, int64_t images,
+              int64_t pixels, int64_t channels, int64_t kc, uint8_t* dst);
 
 // Rows per tile of GemmRows (a task should hold several).
 int GemmTileRows(Isa isa);
@@ -133,6 +148,20 @@ struct DepthwiseGeometry {
 void DepthwiseRow(const DepthwiseWeights& w, const DepthwiseGeometry& g,
                   const int16_t* x, int64_t oy, const OutputStage& os,
                   void* out);
+
+// The AVX-512 form for int8 / uint8 activations (`is_signed`: int8): `x`
+// is the image's input itself (in_h * in_w pixels of `channels` bytes,
+// read in place, no int16 rows); the output stage's bias must carry
+// DepthwiseInputCorrection(w, zero_point).
+void DepthwiseRowBytes(const DepthwiseWeights& w, const DepthwiseGeometry& g,
+                       const void* x, bool is_signed, int32_t zero_point,
+                       int64_t oy, const OutputStage& os, void* out);
+
+// Per channel: -zero_point * sum over taps of (w - weight zero point), the
+// bias term DepthwiseRowBytes's accumulators need (|value| < 2^31: at most
+// 64 taps of |w| <= 255 times |zero_point| <= 255).
+std::vector<int32_t> DepthwiseInputCorrection(const DepthwiseWeights& w,
+                                              int32_t input_zero_point);
 
 // ------------------------------------------------ the plans' shared steps
 //

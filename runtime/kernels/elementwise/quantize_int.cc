@@ -133,8 +133,13 @@ void QuantizeFloat(const QuantizeState& s, const float* x, TOut* y,
     int32_t q[256];
     for (int64_t i = begin; i < end; i += 256) {
       const int64_t n = std::min<int64_t>(256, end - i);
-      integer::QuantizeFloatAvx2(x + i, n, s.out_q.scale[0],
-                                 s.out_q.zero_point[0], lo, hi, q);
+      if (s.isa == Isa::kAvx512Vnni) {
+        integer::QuantizeFloatAvx512(x + i, n, s.out_q.scale[0],
+                                     s.out_q.zero_point[0], lo, hi, q);
+      } else {
+        integer::QuantizeFloatAvx2(x + i, n, s.out_q.scale[0],
+                                   s.out_q.zero_point[0], lo, hi, q);
+      }
       for (int64_t j = 0; j < n; ++j) y[i + j] = static_cast<TOut>(q[j]);
     }
     return;

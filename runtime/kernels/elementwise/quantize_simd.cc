@@ -42,4 +42,34 @@ QF_TARGET_AVX2 void QuantizeFloatAvx2(const float* x, int64_t n, double scale,
   }
 }
 
+QF_TARGET_AVX512 void QuantizeFloatAvx512(const float* x, int64_t n,
+                                          double scale, double zp, double lo,
+                                          double hi, int32_t* y) {
+  // QuantizeFloatAvx2's steps on 8 lanes; the tail through masks.
+  const __m512d vscale = _mm512_set1_pd(scale);
+  const __m512d vzp = _mm512_set1_pd(zp);
+  const __m512d vlo = _mm512_set1_pd(lo);
+  const __m512d vhi = _mm512_set1_pd(hi);
+  const __m512d half = _mm512_set1_pd(0.5);
+  const __m512d minus_half = _mm512_set1_pd(-0.5);
+  const __m512d one = _mm512_set1_pd(1.0);
+  for (int64_t i = 0; i < n; i += 8) {
+    const int64_t left = n - i;
+    const __mmask8 k =
+        left >= 8 ? static_cast<__mmask8>(0xFF)
+                  : static_cast<__mmask8>((1u << static_cast<int>(left)) - 1);
+    const __m512d v =
+        _mm512_div_pd(_mm512_cvtps_pd(_mm256_maskz_loadu_ps(k, x + i)), vscale);
+    __m512d t = _mm512_roundscale_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512d d = _mm512_sub_pd(v, t);
+    t = _mm512_mask_add_pd(t, _mm512_cmp_pd_mask(d, half, _CMP_GE_OQ), t, one);
+    t = _mm512_mask_sub_pd(t, _mm512_cmp_pd_mask(d, minus_half, _CMP_LE_OQ), t,
+                           one);
+    __m512d q = _mm512_add_pd(t, vzp);
+    q = _mm512_mask_mov_pd(q, _mm512_cmp_pd_mask(q, q, _CMP_UNORD_Q), vlo);
+    q = _mm512_max_pd(_mm512_min_pd(q, vhi), vlo);
+    _mm256_mask_storeu_epi32(y + i, k, _mm512_cvttpd_epi32(q));
+  }
+}
+
 }  // namespace qforge::runtime::integer

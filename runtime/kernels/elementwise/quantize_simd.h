@@ -13,6 +13,9 @@ namespace qforge::runtime::integer {
 // lo, for i in [0, n). Needs AVX2 (runtime/cpu_isa.h).
 void QuantizeFloatAvx2(const float* x, int64_t n, double scale, double zp,
                        double lo, double hi, int32_t* y);
+// The same with AVX-512 (8 lanes per division).
+void QuantizeFloatAvx512(const float* x, int64_t n, double scale, double zp,
+                         double lo, double hi, int32_t* y);
 
 }  // namespace qforge::runtime::integer
 
