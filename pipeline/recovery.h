@@ -16,6 +16,7 @@
 #include "ir/model.h"
 #include "numerics/modes.h"
 #include "pipeline/hooks.h"
+#include "quantizer/options.h"
 
 namespace qforge::pipeline {
 
@@ -29,10 +30,16 @@ struct RecoverySettings {
   int adaround_batch = 0;
   uint64_t seed = 0;
   int64_t samples = 64;  // --recovery-samples
+  // --gptq, --awq, --weight-clip: how the weights are rounded.
+  quantizer::WeightRounding rounding;
 
   // After ResolveRecovery(): what runs.
-  bool Any() const { return equalize || bias_correction || adaround; }
-  bool NeedsData() const { return bias_correction || adaround; }
+  bool Any() const {
+    return equalize || bias_correction || adaround || rounding.Any();
+  }
+  bool NeedsData() const {
+    return bias_correction || adaround || rounding.Any();
+  }
 };
 
 // Turns `optimize` into the methods it stands for.
