@@ -7,7 +7,8 @@ void AddRecoveryFlags(CLI::App* sub, pipeline::RecoverySettings& args) {
   sub->add_option("--optimize", args.optimize,
                   "none: plain post-training quantization; fast: one-pass "
                   "bias correction (needs --data); accuracy: "
-                  "--bias-correction --adaround (docs/recovery.md)")
+                  "--bias-correction --adaround (GPTQ on int4 layers; "
+                  "docs/recovery.md)")
       ->check(CLI::IsMember({"none", "fast", "accuracy"}))
       ->default_str("none");
   sub->add_flag("--equalize", args.equalize,

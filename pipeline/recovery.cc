@@ -14,10 +14,12 @@ namespace qforge::pipeline {
 
 absl::Status ResolveRecovery(RecoverySettings& args) {
   // Bias correction + AdaRound, without CLE, 2000 AdaRound steps: the
-  // choice the ablation in docs/recovery.md (bench/recovery) supports.
+  // choice the ablation in docs/recovery.md (bench/recovery) supports; on
+  // int4 layers GPTQ in place of AdaRound (bench/weights/rounding.sh).
   if (args.optimize == "accuracy") {
     args.bias_correction = true;
-    args.adaround = true;
+    if (!args.rounding.gptq) args.adaround = true;
+    args.gptq_low_bits = true;
     if (args.adaround_iterations == 0) args.adaround_iterations = 2000;
   }
   if (args.rounding.gptq && args.adaround) {
@@ -83,8 +85,9 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
       after += l.error_scaled;
     }
     hooks.Note(absl::StrFormat(
-        "awq: %d of %d layer pairs scaled (%d behind RELU6 and the like left "
-        "alone); layer output error %.4g -> %.4g (sum over layers)",
+        "awq: %d of %d inputs scaled (layer pairs and LayerNorm ends; %d "
+        "pairs behind RELU6 and the like left alone); layer output error "
+        "%.4g -> %.4g (sum over inputs)",
         scaled, awq.pairs, awq.skipped_clamped, before, after));
   }
   if (!args.bias_correction && !args.adaround && !args.rounding.gptq &&
@@ -96,6 +99,7 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
   ro.one_pass = args.bias_one_pass;
   ro.adaround = args.adaround;
   ro.rounding = args.rounding;
+  ro.gptq_low_bits = args.gptq_low_bits;
   if (args.adaround_iterations > 0) {
     ro.adaround_options.iterations = args.adaround_iterations;
   }
@@ -119,6 +123,11 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
     if (*method == 0) continue;
     what = what.empty() ? method : absl::StrCat(what, "+", method);
   }
+  bool low_bits = false;
+  for (int bits : weight_bits) low_bits = low_bits || bits <= 4;
+  if (args.gptq_low_bits && !args.rounding.gptq && low_bits) {
+    absl::StrAppend(&what, "+gptq (int4 layers)");
+  }
   ro.progress = hooks.Progress(what);
   absl::StatusOr<quantizer::RecoverResult> recovered =
       quantizer::RecoverWeights(work, *data, samples, ro);
@@ -130,7 +139,7 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
     int64_t flipped = 0;
     for (const quantizer::RecoveredLayer& l : r.layers) {
       before += l.loss_nearest;
-      after += l.loss_adaround;
+      after += l.loss_adaround + l.loss_gptq;
       flipped += l.flipped;
     }
     std::string line = absl::StrFormat(

@@ -26,6 +26,8 @@ struct RecoverySettings {
   bool bias_correction = false;
   bool bias_one_pass = false;  // set by --optimize fast
   bool adaround = false;
+  // Set by --optimize accuracy: int4 layers take GPTQ instead of AdaRound.
+  bool gptq_low_bits = false;
   int adaround_iterations = 0;  // 0: the default
   int adaround_batch = 0;
   uint64_t seed = 0;

@@ -215,18 +215,22 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     }
     // This layer's input in the model rounded so far (and, for AdaRound,
     // the float model's at the same windows); one pass: the float model's.
-    const bool windows = options.adaround || rounding.gptq || rounding.clip_mse;
+    WeightRounding layer_rounding = rounding;
+    layer_rounding.gptq = rounding.gptq || (options.gptq_low_bits && bits <= 4);
+    const bool adaround = options.adaround && !layer_rounding.gptq;
+    const bool windows =
+        adaround || layer_rounding.gptq || layer_rounding.clip_mse;
     std::vector<InputCapture> want = {
         {l, options.bias_correction, windows ? per_sample : 0}};
     std::vector<CapturedInput> now;
     if (!options.one_pass || windows) {
       ASSIGN_OR_RETURN(now, CaptureLayerInputs(model, data, samples, want, co));
     }
-    if (rounding.gptq || rounding.clip_mse) {
-      ASSIGN_OR_RETURN(q, RoundLayer(l, w, qmax, per_tensor, rounding, now[0],
-                                     &pool, scales, done));
+    if (layer_rounding.gptq || layer_rounding.clip_mse) {
+      ASSIGN_OR_RETURN(q, RoundLayer(l, w, qmax, per_tensor, layer_rounding,
+                                     now[0], &pool, scales, done));
     }
-    if (options.adaround) {
+    if (adaround) {
       want[0].tap_means = false;
       ASSIGN_OR_RETURN(std::vector<CapturedInput> ref,
                        CaptureLayerInputs(reference, data, samples, want, co));

@@ -47,6 +47,10 @@ struct RecoverOptions {
   // `awq` is applied before (awq.h), not here. GPTQ does not go with
   // AdaRound: both choose the integers.
   WeightRounding rounding;
+  // GPTQ in place of AdaRound on layers whose weights have 4 bits or
+  // fewer (--optimize accuracy): with bias correction it measured above
+  // AdaRound on int4 (docs/recovery.md).
+  bool gptq_low_bits = false;
   bool fc_per_tensor = false;    // as QuantizeOptions::fc_per_tensor
   std::vector<bool> keep_float;  // by op index: layers left alone
   // By op index: b puts a layer's weights on the grid of integers in
