@@ -3,7 +3,8 @@
 # weights (quantize --weight-bits 4: CONV_2D, DEPTHWISE_CONV_2D and
 # FULLY_CONNECTED, int8 activations): nearest rounding, the clipping search
 # (--weight-clip mse), GPTQ (--gptq), both, activation-aware scaling
-# (--awq), and GPTQ with bias correction, on corpus models with trained weights and real data; output
+# (--awq), GPTQ with bias correction (--optimize accuracy on int4 layers)
+# and bias correction with AdaRound (what it was before), on corpus models with trained weights and real data; output
 # SQNR in LiteRT on held-out samples (bench/quant_eval, one split:
 # calibration and evaluation samples disjoint). Then the same variants on a
 # SYNTHETIC decoder block (make_decoder_block: random weights, outlier
@@ -26,6 +27,7 @@ variants=(
   w4gptqclip="$w4 --gptq --weight-clip mse"
   w4awq="$w4 --awq"
   w4gptqbc="$w4 --gptq --bias-correction"
+  w4bcada="$w4 --bias-correction --adaround --adaround-iterations 2000"
 )
 out=$(mktemp -d)
 args=()

@@ -15,6 +15,7 @@ const COLUMNS = [
   ['GPTQ + clip', 'w4gptqclip'],
   ['AWQ', 'w4awq'],
   ['GPTQ + bias correction', 'w4gptqbc'],
+  ['AdaRound + bias correction', 'w4bcada'],
 ];
 const key = (k) => (k === 'int8' ? 'int8' : `int8+${k}`);
 const r = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
