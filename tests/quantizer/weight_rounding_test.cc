@@ -107,6 +107,29 @@ TEST(WeightRoundingTest, GptqLowersToyCarLayerErrorOnInt4) {
   }
 }
 
+// --optimize accuracy's setting: AdaRound asked, but layers on a grid of 4
+// bits or fewer take GPTQ instead, and int8 layers keep AdaRound.
+TEST(WeightRoundingTest, LowBitLayersTakeGptqInPlaceOfAdaRound) {
+  std::optional<ToyCar> toycar = LoadToyCar();
+  if (!toycar) GTEST_SKIP() << "no ../shared/corpus";
+  ir::Model model = toycar->model;
+  formats::SampleSource data = OpenRoundingData(model, toycar->data);
+  std::vector<int64_t> samples = {0, 2, 4, 6, 8, 10, 12, 14};
+  RecoverOptions o;
+  o.adaround = true;
+  o.adaround_options.iterations = 20;
+  o.gptq_low_bits = true;
+  o.weight_bits.assign(model.subgraphs[0].operators.size(), 4);
+  o.weight_bits[9] = 8;  // the last layer stays int8
+  absl::StatusOr<RecoverResult> r = RecoverWeights(model, data, samples, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (const RecoveredLayer& l : r->layers) {
+    const bool int8 = l.op_index == 9;
+    EXPECT_EQ(l.loss_gptq > 0, !int8) << l.op_index;
+    EXPECT_EQ(l.loss_adaround > 0, int8) << l.op_index;
+  }
+}
+
 // Input channel 0 is 30 times larger than the others: the search scales
 // it (alpha > 0) and the rounded layer's output error drops, with int4
 // weights and 8-bit inputs rounded as the search models them.
