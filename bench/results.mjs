@@ -113,6 +113,10 @@ const figures = {
   fasttable() {
     return `\n${read('recovery/fast.md').trim()}\n`;
   },
+  // docs/recovery.md: weight rounding (GPTQ, clipping search, AWQ) on int4.
+  rounding() {
+    return `\n${read('weights/rounding.md').trim()}\n`;
+  },
   // docs/quantization.md: the defaults, cross-validated across families.
   cvdefaults() {
     const label = (k) => `\`${CANDIDATES.find((c) => c.key === k).label.replace(' +fast', ' --optimize fast')}\``;

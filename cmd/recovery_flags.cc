@@ -7,7 +7,8 @@ void AddRecoveryFlags(CLI::App* sub, pipeline::RecoverySettings& args) {
   sub->add_option("--optimize", args.optimize,
                   "none: plain post-training quantization; fast: one-pass "
                   "bias correction (needs --data); accuracy: "
-                  "--bias-correction --adaround (docs/recovery.md)")
+                  "--bias-correction --adaround (GPTQ on int4 layers; "
+                  "docs/recovery.md)")
       ->check(CLI::IsMember({"none", "fast", "accuracy"}))
       ->default_str("none");
   sub->add_flag("--equalize", args.equalize,
@@ -32,6 +33,25 @@ void AddRecoveryFlags(CLI::App* sub, pipeline::RecoverySettings& args) {
                   "per layer by --bias-correction / --adaround; 0: all")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
       ->default_str("64");
+  // Weight rounding (docs/recovery.md, "Weight rounding").
+  sub->add_flag("--gptq", args.rounding.gptq,
+                "Round each layer's weights with GPTQ's error feedback over "
+                "the --data inputs (not with --adaround)");
+  sub->add_option("--gptq-damp", args.rounding.gptq_damp,
+                  "GPTQ's damping, a fraction of the mean of diag(H)")
+      ->check(CLI::Range(0.0, 10.0))
+      ->default_str("0.01");
+  sub->add_flag("--awq", args.rounding.awq,
+                "Activation-aware scales per input channel, folded into the "
+                "preceding CONV/FC where that is exact (needs --data)");
+  sub->add_option_function<std::string>(
+         "--weight-clip",
+         [&args](const std::string& v) { args.rounding.clip_mse = v == "mse"; },
+         "mse: choose each channel's weight range from clip ratios 1.0 .. "
+         "0.5 by the rounding error, weighted by each input's mean square "
+         "on --data")
+      ->check(CLI::IsMember({"mse", "none"}))
+      ->default_str("none");
   sub->add_option("--seed", args.seed,
                   "Seed of the windows and batches AdaRound draws")
       ->default_str("0");

@@ -136,11 +136,18 @@ absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
         "--trials-dir and --trial-shards spread --target-sqnr's trials over "
         "eval-trial workers; give --target-sqnr too");
   }
+  if (search && job.recovery.rounding.awq) {
+    // An op the search raises to float takes its own weights back, which
+    // would undo one side of an AWQ fold and not the other.
+    return UsageError(
+        "--awq rescales layers in pairs, which --target-sqnr's float steps "
+        "would split; use them apart");
+  }
   RETURN_IF_ERROR(ResolveRecovery(recovery));
   if (recovery.Any() && (!data || !job.stats.empty())) {
     return UsageError(
-        "--equalize, --bias-correction, --adaround and --optimize "
-        "fast|accuracy "
+        "--equalize, --bias-correction, --adaround, --gptq, --awq, "
+        "--weight-clip mse and --optimize fast|accuracy "
         "change the float model's weights, so they calibrate on --data "
         "themselves (not --stats)");
   }

@@ -182,6 +182,14 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
       {"rounding", RoundingName(job.numerics.rounding)},
       {"arithmetic", ArithmeticName(job.numerics.arithmetic)},
   };
+  // Written only when asked, so that jobs without them keep their bytes.
+  const quantizer::WeightRounding& wr = rec.rounding;
+  if (wr.Any()) {
+    j["recovery"]["gptq"] = wr.gptq;
+    j["recovery"]["gptq_damp"] = wr.gptq_damp;
+    j["recovery"]["awq"] = wr.awq;
+    j["recovery"]["weight_clip"] = wr.clip_mse ? "mse" : "none";
+  }
   return j.dump(2) + "\n";
 }
 
@@ -254,6 +262,12 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
       rec.Get("adaround_batch", s.adaround_batch);
       rec.Get("seed", s.seed);
       rec.Get("samples", s.samples);
+      rec.Get("gptq", s.rounding.gptq);
+      rec.Get("gptq_damp", s.rounding.gptq_damp);
+      rec.Get("awq", s.rounding.awq);
+      std::string clip = "none";
+      rec.Get("weight_clip", clip);
+      s.rounding.clip_mse = clip == "mse";
     });
     std::string rounding = "single", arithmetic = "tflite";
     r.Get("rounding", rounding);

@@ -5,6 +5,7 @@
 #include "absl/strings/str_format.h"
 #include "base/exit_codes.h"
 #include "base/status_macros.h"
+#include "quantizer/awq.h"
 #include "quantizer/equalize.h"
 #include "quantizer/recover.h"
 #include "quantizer/weighted_layer.h"
@@ -13,11 +14,18 @@ namespace qforge::pipeline {
 
 absl::Status ResolveRecovery(RecoverySettings& args) {
   // Bias correction + AdaRound, without CLE, 2000 AdaRound steps: the
-  // choice the ablation in docs/recovery.md (bench/recovery) supports.
+  // choice the ablation in docs/recovery.md (bench/recovery) supports; on
+  // int4 layers GPTQ in place of AdaRound (bench/weights/rounding.sh).
   if (args.optimize == "accuracy") {
     args.bias_correction = true;
-    args.adaround = true;
+    if (!args.rounding.gptq) args.adaround = true;
+    args.gptq_low_bits = true;
     if (args.adaround_iterations == 0) args.adaround_iterations = 2000;
+  }
+  if (args.rounding.gptq && args.adaround) {
+    return UsageError(
+        "--gptq and --adaround both choose how each weight rounds; use one "
+        "(--optimize accuracy includes --adaround)");
   }
   if (args.optimize == "fast") {
     if (args.bias_correction || args.adaround) {
@@ -54,12 +62,44 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
   }
   if (!args.NeedsData()) return absl::OkStatus();
   if (data == nullptr) {
-    return UsageError("--bias-correction and --adaround need --data");
+    return UsageError(
+        "--bias-correction, --adaround, --gptq, --awq and --weight-clip mse "
+        "need --data");
+  }
+  if (args.rounding.awq) {
+    quantizer::AwqOptions ao;
+    ao.keep_float = keep_float;
+    ao.weight_bits = weight_bits;
+    ao.fc_per_tensor = fc_per_tensor;
+    ao.max_samples = args.samples;
+    ao.threads = threads;
+    ao.seed = args.seed;
+    ao.numerics = numerics;
+    ASSIGN_OR_RETURN(quantizer::AwqResult awq,
+                     quantizer::ScaleActivationAware(work, *data, samples, ao));
+    int scaled = 0;
+    double before = 0, after = 0;
+    for (const quantizer::AwqLayer& l : awq.layers) {
+      scaled += l.alpha > 0;
+      before += l.error_unscaled;
+      after += l.error_scaled;
+    }
+    hooks.Note(absl::StrFormat(
+        "awq: %d of %d inputs scaled (layer pairs and LayerNorm ends; %d "
+        "pairs behind RELU6 and the like left alone); layer output error "
+        "%.4g -> %.4g (sum over inputs)",
+        scaled, awq.pairs, awq.skipped_clamped, before, after));
+  }
+  if (!args.bias_correction && !args.adaround && !args.rounding.gptq &&
+      !args.rounding.clip_mse) {
+    return absl::OkStatus();
   }
   quantizer::RecoverOptions ro;
   ro.bias_correction = args.bias_correction;
   ro.one_pass = args.bias_one_pass;
   ro.adaround = args.adaround;
+  ro.rounding = args.rounding;
+  ro.gptq_low_bits = args.gptq_low_bits;
   if (args.adaround_iterations > 0) {
     ro.adaround_options.iterations = args.adaround_iterations;
   }
@@ -73,10 +113,21 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
   ro.seed = args.seed;
   ro.max_samples = args.samples;
   ro.numerics = numerics;
-  const char* what = args.adaround && args.bias_correction ? "adaround+bias"
+  std::string what = args.adaround && args.bias_correction ? "adaround+bias"
                      : args.adaround                       ? "adaround"
-                     : args.bias_one_pass ? "bias-correction (one pass)"
-                                          : "bias-correction";
+                     : args.bias_one_pass   ? "bias-correction (one pass)"
+                     : args.bias_correction ? "bias-correction"
+                                            : "";
+  for (const char* method : {args.rounding.gptq ? "gptq" : "",
+                             args.rounding.clip_mse ? "weight-clip" : ""}) {
+    if (*method == 0) continue;
+    what = what.empty() ? method : absl::StrCat(what, "+", method);
+  }
+  bool low_bits = false;
+  for (int bits : weight_bits) low_bits = low_bits || bits <= 4;
+  if (args.gptq_low_bits && !args.rounding.gptq && low_bits) {
+    absl::StrAppend(&what, "+gptq (int4 layers)");
+  }
   ro.progress = hooks.Progress(what);
   absl::StatusOr<quantizer::RecoverResult> recovered =
       quantizer::RecoverWeights(work, *data, samples, ro);
@@ -88,12 +139,20 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
     int64_t flipped = 0;
     for (const quantizer::RecoveredLayer& l : r.layers) {
       before += l.loss_nearest;
-      after += l.loss_adaround;
+      after += l.loss_adaround + l.loss_gptq;
       flipped += l.flipped;
     }
     std::string line = absl::StrFormat(
         "%s: %zu layers on %lld of %zu samples", what, r.layers.size(),
         static_cast<long long>(r.samples), samples.size());
+    if (args.rounding.gptq) {
+      double gptq = 0;
+      for (const quantizer::RecoveredLayer& l : r.layers) gptq += l.loss_gptq;
+      absl::StrAppendFormat(&line,
+                            "; layer output error %.4g -> %.4g (sum over "
+                            "layers), %lld weights rounded otherwise",
+                            before, gptq, static_cast<long long>(flipped));
+    }
     if (args.adaround) {
       absl::StrAppendFormat(&line,
                             "; layer output error %.4g -> %.4g (sum over "

@@ -16,6 +16,7 @@
 #include "ir/model.h"
 #include "numerics/modes.h"
 #include "pipeline/hooks.h"
+#include "quantizer/options.h"
 
 namespace qforge::pipeline {
 
@@ -25,14 +26,22 @@ struct RecoverySettings {
   bool bias_correction = false;
   bool bias_one_pass = false;  // set by --optimize fast
   bool adaround = false;
+  // Set by --optimize accuracy: int4 layers take GPTQ instead of AdaRound.
+  bool gptq_low_bits = false;
   int adaround_iterations = 0;  // 0: the default
   int adaround_batch = 0;
   uint64_t seed = 0;
   int64_t samples = 64;  // --recovery-samples
+  // --gptq, --awq, --weight-clip: how the weights are rounded.
+  quantizer::WeightRounding rounding;
 
   // After ResolveRecovery(): what runs.
-  bool Any() const { return equalize || bias_correction || adaround; }
-  bool NeedsData() const { return bias_correction || adaround; }
+  bool Any() const {
+    return equalize || bias_correction || adaround || rounding.Any();
+  }
+  bool NeedsData() const {
+    return bias_correction || adaround || rounding.Any();
+  }
 };
 
 // Turns `optimize` into the methods it stands for.

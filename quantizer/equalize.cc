@@ -13,10 +13,6 @@
 namespace qforge::quantizer {
 namespace {
 
-struct Pair {
-  WeightedLayer a, b;
-};
-
 // How many times each tensor of subgraph 0 is read (by ops, each counted
 // once, and as a subgraph output).
 std::vector<int> UseCounts(const ir::Subgraph& sg, const ir::Graph& graph) {
@@ -40,7 +36,10 @@ bool ChannelsMatch(const WeightedLayer& a, const WeightedLayer& b) {
   return b.in_channels == a.rows;
 }
 
-std::vector<Pair> FindPairs(const ir::Model& model, int* skipped_clamped) {
+}  // namespace
+
+std::vector<LayerPair> FindLayerPairs(const ir::Model& model,
+                                      int* skipped_clamped) {
   const ir::Subgraph& sg = model.subgraphs[0];
   const std::vector<WeightedLayer> layers = FindWeightedLayers(model);
   const ir::Graph graph(sg);
@@ -53,7 +52,7 @@ std::vector<Pair> FindPairs(const ir::Model& model, int* skipped_clamped) {
     return c.empty() ? -1 : c.back();
   };
   auto only_once = [&](int32_t t) { return t < 0 || uses[t] == 1; };
-  std::vector<Pair> pairs;
+  std::vector<LayerPair> pairs;
   for (const WeightedLayer& a : layers) {
     if (!only_once(a.weights) || !only_once(a.bias)) continue;
     int32_t t = a.output;
@@ -89,6 +88,8 @@ std::vector<Pair> FindPairs(const ir::Model& model, int* skipped_clamped) {
   }
   return pairs;
 }
+
+namespace {
 
 // Largest |weight| per output row of `l`.
 std::vector<double> RowRanges(const WeightedLayer& l,
@@ -134,7 +135,8 @@ double Imbalance(const std::vector<double>& r1, const std::vector<double>& r2) {
 absl::StatusOr<EqualizeResult> EqualizeCrossLayer(ir::Model& model) {
   EqualizeResult result;
   if (model.subgraphs.empty()) return result;
-  const std::vector<Pair> pairs = FindPairs(model, &result.skipped_clamped);
+  const std::vector<LayerPair> pairs =
+      FindLayerPairs(model, &result.skipped_clamped);
   result.pairs = static_cast<int>(pairs.size());
   if (pairs.empty()) return result;
   // Working copies of every weight and bias the pairs touch, by tensor.
@@ -142,7 +144,7 @@ absl::StatusOr<EqualizeResult> EqualizeCrossLayer(ir::Model& model) {
   auto load = [&](int32_t t) {
     if (t >= 0 && !values.count(t)) values[t] = LayerWeights(model, t);
   };
-  for (const Pair& p : pairs) {
+  for (const LayerPair& p : pairs) {
     load(p.a.weights), load(p.a.bias), load(p.b.weights);
   }
   for (const auto& [t, v] : values) {
@@ -166,7 +168,7 @@ absl::StatusOr<EqualizeResult> EqualizeCrossLayer(ir::Model& model) {
     double worst = 0;
     double after = 0;
     for (size_t k = 0; k < pairs.size(); ++k) {
-      const Pair& p = pairs[k];
+      const LayerPair& p = pairs[k];
       std::vector<float>& w1 = values[p.a.weights];
       std::vector<float>& w2 = values[p.b.weights];
       const std::vector<double> r1 = RowRanges(p.a, w1);

@@ -26,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/model.h"
+#include "quantizer/weighted_layer.h"
 
 namespace qforge::quantizer {
 
@@ -40,6 +41,17 @@ struct EqualizeResult {
   // r2)) before and after: how unequal the ranges were.
   double imbalance_before = 0, imbalance_after = 0;
 };
+
+// Two weighted layers A -> B where A's output channel i may be divided by
+// any s_i > 0 and B's weights reading channel i multiplied by it without
+// changing the float function: A's output feeds only B, through at most a
+// RELU, and A's weights and bias are read by A alone. `skipped_clamped`
+// counts pairs a clamp keeps from being one.
+struct LayerPair {
+  WeightedLayer a, b;
+};
+std::vector<LayerPair> FindLayerPairs(const ir::Model& model,
+                                      int* skipped_clamped);
 
 // Equalizes subgraph 0 of a float model in place. Weights that change get
 // fresh buffers (a buffer shared with another tensor keeps its values).

@@ -32,6 +32,16 @@ struct PrecisionRule {
   std::string origin;
 };
 
+// Weight rounding from the --data samples, before quantizing
+// (quantizer/recover.h; docs/recovery.md): --gptq, --awq, --weight-clip.
+struct WeightRounding {
+  bool gptq = false;        // GPTQ's error-feedback rounding (gptq.h)
+  double gptq_damp = 0.01;  // damping, a fraction of mean diag(H)
+  bool awq = false;         // activation-aware input scales (awq.h)
+  bool clip_mse = false;    // clip ratio search per channel (weight_grid.h)
+  bool Any() const { return gptq || awq || clip_mse; }
+};
+
 struct QuantizeOptions {
   Scheme scheme = Scheme::kInt8;
   // Where the model will run: its forms must run there too (and in

@@ -8,9 +8,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "quantizer/gptq.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/layer_inputs.h"
 #include "quantizer/op_quant_spec.h"
+#include "quantizer/weight_grid.h"
 #include "quantizer/weighted_layer.h"
 #include "runtime/thread_pool.h"
 
@@ -53,6 +55,76 @@ Eigen::MatrixXf RowInputs(const WeightedLayer& l, const CapturedInput& c,
   return m;
 }
 
+// X^T X / n of a row's input windows (depthwise rows: their channel's).
+Eigen::MatrixXd InputGram(const WeightedLayer& l, const CapturedInput& c,
+                          int64_t row) {
+  const Eigen::MatrixXf x = RowInputs(l, c, row);
+  Eigen::MatrixXf g = Eigen::MatrixXf::Zero(l.k, l.k);
+  g.selfadjointView<Eigen::Lower>().rankUpdate(x.transpose());
+  g.triangularView<Eigen::StrictlyUpper>() = g.transpose();
+  return g.cast<double>() /
+         static_cast<double>(std::max<int64_t>(1, c.num_patches));
+}
+
+// --weight-clip and --gptq on one layer: its scales (clipped per row) and
+// integers [flat weight index], from the layer's input windows `now`.
+absl::StatusOr<std::vector<int32_t>> RoundLayer(
+    const WeightedLayer& l, const std::vector<float>& w, int qmax,
+    bool per_tensor, const WeightRounding& rounding, const CapturedInput& now,
+    runtime::ThreadPool* pool, std::vector<float>& scales,
+    RecoveredLayer& done) {
+  GptqLayer problem;
+  problem.grid.qmax = qmax;
+  problem.weights.resize(l.rows, l.k);
+  for (int64_t r = 0; r < l.rows; ++r) {
+    for (int64_t j = 0; j < l.k; ++j) {
+      problem.weights(r, j) = w[l.WeightIndex(r, j)];
+    }
+  }
+  const bool depthwise = l.layout == ir::WeightLayout::kDepthwise;
+  for (int64_t r = 0; r < (depthwise ? l.rows : 1); ++r) {
+    problem.hessians.push_back(InputGram(l, now, r));
+  }
+  if (rounding.clip_mse && !per_tensor) {
+    // Each weight's error weighs by its input's mean square, diag(H).
+    Eigen::MatrixXf importance(problem.hessians.size(), l.k);
+    for (size_t r = 0; r < problem.hessians.size(); ++r) {
+      importance.row(static_cast<Eigen::Index>(r)) =
+          problem.hessians[r].diagonal().transpose().cast<float>();
+    }
+    Eigen::MatrixXf ratio;
+    const Eigen::MatrixXf clipped = ClipScales(
+        problem.weights, problem.grid, importance, DefaultClipRatios(), &ratio);
+    for (int64_t r = 0; r < l.rows; ++r) scales[r] = clipped(r, 0);
+    done.mean_clip = ratio.mean();
+  }
+  problem.scales = Eigen::Map<const Eigen::MatrixXf>(scales.data(), l.rows, 1);
+  std::vector<int32_t> q(w.size());
+  if (!rounding.gptq) {
+    for (int64_t r = 0; r < l.rows; ++r) {
+      for (int64_t j = 0; j < l.k; ++j) {
+        const int64_t i = l.WeightIndex(r, j);
+        q[i] = problem.grid.Round(w[i], scales[r]);
+      }
+    }
+    return q;
+  }
+  GptqOptions go;
+  go.damp = rounding.gptq_damp;
+  go.pool = pool;
+  GptqStats stats;
+  ASSIGN_OR_RETURN(std::vector<int32_t> rows_q, Gptq(problem, go, &stats));
+  for (int64_t r = 0; r < l.rows; ++r) {
+    for (int64_t j = 0; j < l.k; ++j) {
+      q[l.WeightIndex(r, j)] = rows_q[r * l.k + j];
+    }
+  }
+  done.loss_nearest = stats.loss_nearest;
+  done.loss_gptq = stats.loss_gptq;
+  done.flipped = stats.changed;
+  return q;
+}
+
 }  // namespace
 
 absl::StatusOr<RecoverResult> RecoverWeights(
@@ -69,6 +141,11 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     }
   }
   result.samples = static_cast<int64_t>(samples.size());
+  const WeightRounding& rounding = options.rounding;
+  if (rounding.gptq && options.adaround) {
+    return absl::InvalidArgumentError(
+        "GPTQ cannot go with AdaRound: both choose the integers");
+  }
   if (options.one_pass && options.adaround) {
     return absl::InvalidArgumentError(
         "one-pass bias correction cannot go with AdaRound, which needs the "
@@ -124,8 +201,8 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     const std::vector<float> w = LayerWeights(model, l.weights);
     RETURN_IF_ERROR(
         CheckFinite(model.subgraphs[0].tensors[l.weights], w, "recover"));
-    const std::vector<float> scales =
-        RowScales(l, w, qmax, WeightsPerTensor(l.kind, options.fc_per_tensor));
+    const bool per_tensor = WeightsPerTensor(l.kind, options.fc_per_tensor);
+    std::vector<float> scales = RowScales(l, w, qmax, per_tensor);
     // The integers: nearest, or AdaRound's choice.
     std::vector<int32_t> q(w.size());
     for (int64_t r = 0; r < l.rows; ++r) {
@@ -138,13 +215,22 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     }
     // This layer's input in the model rounded so far (and, for AdaRound,
     // the float model's at the same windows); one pass: the float model's.
+    WeightRounding layer_rounding = rounding;
+    layer_rounding.gptq = rounding.gptq || (options.gptq_low_bits && bits <= 4);
+    const bool adaround = options.adaround && !layer_rounding.gptq;
+    const bool windows =
+        adaround || layer_rounding.gptq || layer_rounding.clip_mse;
     std::vector<InputCapture> want = {
-        {l, options.bias_correction, options.adaround ? per_sample : 0}};
+        {l, options.bias_correction, windows ? per_sample : 0}};
     std::vector<CapturedInput> now;
-    if (!options.one_pass) {
+    if (!options.one_pass || windows) {
       ASSIGN_OR_RETURN(now, CaptureLayerInputs(model, data, samples, want, co));
     }
-    if (options.adaround) {
+    if (layer_rounding.gptq || layer_rounding.clip_mse) {
+      ASSIGN_OR_RETURN(q, RoundLayer(l, w, qmax, per_tensor, layer_rounding,
+                                     now[0], &pool, scales, done));
+    }
+    if (adaround) {
       want[0].tap_means = false;
       ASSIGN_OR_RETURN(std::vector<CapturedInput> ref,
                        CaptureLayerInputs(reference, data, samples, want, co));

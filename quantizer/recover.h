@@ -27,6 +27,7 @@
 #include "ir/model.h"
 #include "numerics/modes.h"
 #include "quantizer/adaround.h"
+#include "quantizer/options.h"
 
 namespace qforge::quantizer {
 
@@ -41,8 +42,17 @@ struct RecoverOptions {
   bool one_pass = false;
   bool adaround = false;
   AdaRoundOptions adaround_options;  // its pool is set by RecoverWeights
-  bool fc_per_tensor = false;        // as QuantizeOptions::fc_per_tensor
-  std::vector<bool> keep_float;      // by op index: layers left alone
+  // GPTQ in place of nearest rounding, and the clipping search of each
+  // channel's scale (weighted by the mean squared input of each weight);
+  // `awq` is applied before (awq.h), not here. GPTQ does not go with
+  // AdaRound: both choose the integers.
+  WeightRounding rounding;
+  // GPTQ in place of AdaRound on layers whose weights have 4 bits or
+  // fewer (--optimize accuracy): with bias correction it measured above
+  // AdaRound on int4 (docs/recovery.md).
+  bool gptq_low_bits = false;
+  bool fc_per_tensor = false;    // as QuantizeOptions::fc_per_tensor
+  std::vector<bool> keep_float;  // by op index: layers left alone
   // By op index: b puts a layer's weights on the grid of integers in
   // [-(2^(b-1)-1), 2^(b-1)-1] (4: int4 weights); absent: 8.
   std::vector<int> weight_bits;
@@ -66,7 +76,9 @@ struct RecoveredLayer {
   std::string output;              // output tensor name
   double mean_abs_bias_shift = 0;  // bias correction, in output units
   double loss_nearest = 0, loss_adaround = 0;  // AdaRound, per window
-  int64_t flipped = 0;                         // weights not rounded nearest
+  double loss_gptq = 0;  // GPTQ (loss_nearest then is nearest's)
+  int64_t flipped = 0;   // weights not rounded nearest
+  double mean_clip = 1;  // --weight-clip: mean clip ratio over channels
 };
 
 struct RecoverResult {

@@ -1,0 +1,97 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Activation-aware weight scaling (the AWQ / SmoothQuant family: Lin et
+// al. 2023, Xiao et al. 2022). A layer B's weights reading input channel c
+// are multiplied by s_c and its input divided by s_c, which leaves B's
+// float output unchanged; with s_c = mean|x_c|^alpha the weights of
+// channels that carry large inputs get more of the grid, at the cost of
+// the others and of the input's own (per-tensor) range. alpha is searched
+// per layer over 0, 0.1, ..., 1 on B's output error over the --data
+// windows: both B's weights (nearest rounding on their grid) and its
+// input (8 bits over the windows' range, as the int8 activation) are
+// rounded, so that the search sees what the scales cost the activation
+// too. alpha = 0 (no scaling) is a candidate, so a layer is only scaled
+// when that lowers its error.
+//
+// The division of the input is folded into what makes it, only where that
+// is exact:
+//  - a layer A before B (A's output channel c and bias divided by s_c):
+//    the pairs of cross-layer equalization (equalize.h: A's output feeds
+//    only B, through at most a RELU);
+//  - a LayerNorm's affine end, MUL by a per-channel constant gamma, then
+//    optionally ADD / SUB of a per-channel constant beta (gamma and beta
+//    divided by s), whose output only weighted layers read (a
+//    transformer's Q, K and V projections: one s for all of them, searched
+//    on the sum of their output errors).
+// No MUL is inserted elsewhere; the readers must be CONV_2D or
+// FULLY_CONNECTED (a depthwise row reads one channel, so a scale per
+// channel only moves its range).
+#ifndef QFORGE_QUANTIZER_AWQ_H_
+#define QFORGE_QUANTIZER_AWQ_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "Eigen/Core"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "formats/data/data_source.h"
+#include "ir/model.h"
+#include "numerics/modes.h"
+
+namespace qforge::quantizer {
+
+struct AwqOptions {
+  std::vector<bool> keep_float;  // by op index: layers left alone
+  std::vector<int> weight_bits;  // by op index; absent: 8
+  bool fc_per_tensor = false;
+  int64_t max_samples = 64;  // evenly spaced over `samples`; 0: all
+  int64_t windows = 4096;    // input windows per layer, about
+  int threads = 0;
+  uint64_t seed = 0;
+  numerics::Modes numerics;
+};
+
+struct AwqLayer {
+  int op_index = -1;  // B (the first reader)
+  std::string op;
+  int readers = 1;
+  bool affine = false;  // folded into a MUL (+ ADD) by constants
+  float alpha = 0;
+  double error_unscaled = 0, error_scaled = 0;  // mean squared output error
+};
+
+struct AwqResult {
+  int pairs = 0;                 // candidate pairs and affine sites
+  int skipped_clamped = 0;       // pairs behind RELU6 and the like
+  std::vector<AwqLayer> layers;  // the pairs searched, in op order
+};
+
+// The search on one input. `x` [n, k] are the readers' input windows;
+// each reader's weights are [rows, k] on its own grid; channel_of[j] is
+// the input channel of column j (< channels).
+struct AwqReader {
+  Eigen::MatrixXf weights;
+  int qmax = 127;
+  bool per_tensor = false;
+};
+struct AwqSearch {
+  Eigen::VectorXf scales;  // [channels]; all 1 when alpha is 0
+  float alpha = 0;
+  // Mean over windows of the squared output error, summed over readers.
+  double error_unscaled = 0, error_scaled = 0;
+};
+AwqSearch SearchAwqScales(const Eigen::MatrixXf& x,
+                          const std::vector<AwqReader>& readers,
+                          const std::vector<int64_t>& channel_of,
+                          int64_t channels);
+
+// Scales every pair of subgraph 0 of the float `model` in place.
+absl::StatusOr<AwqResult> ScaleActivationAware(
+    ir::Model& model, const formats::SampleSource& data,
+    absl::Span<const int64_t> samples, const AwqOptions& options);
+
+}  // namespace qforge::quantizer
+
+#endif  // QFORGE_QUANTIZER_AWQ_H_
