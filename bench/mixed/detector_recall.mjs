@@ -4,7 +4,8 @@
 // candidate with box IoU >= 0.5; their mean IoU; the candidate's anchors
 // above 0.5; and the scores' and boxes' SQNR.
 //   node detector_recall.mjs FLOAT_DIR CAND_DIR [BOXES SCORES] -> JSON
-// (qforge run output folders; BOXES/SCORES: output indices, 0 and 1.)
+// (qforge run or litert_outputs.mjs folders; BOXES/SCORES: output indices;
+// by default the larger of outputs 0 and 1 is the boxes.)
 import fs from 'node:fs';
 
 function readNpy(file) {
@@ -13,7 +14,10 @@ function readNpy(file) {
   const d = b.subarray(10 + headerLen);
   return new Float32Array(d.buffer.slice(d.byteOffset, d.byteOffset + d.length));
 }
-const [fd, cd, bi = '0', si = '1'] = process.argv.slice(2);
+const [fd, cd, b0, s0] = process.argv.slice(2);
+// Without indices: of outputs 0 and 1, the larger is the boxes.
+const size = (k) => fs.statSync(`${fd}/output_${k}.npy`).size;
+const [bi, si] = b0 !== undefined ? [b0, s0] : size(0) >= size(1) ? ['0', '1'] : ['1', '0'];
 const [fb, cb, fs_, cs] = [[fd, bi], [cd, bi], [fd, si], [cd, si]].map(([d, k]) => readNpy(`${d}/output_${k}.npy`));
 const n = fs_.length;
 const k = fb.length / n;
