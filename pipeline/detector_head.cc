@@ -8,6 +8,7 @@
 #include "base/status_macros.h"
 #include "ir/graph.h"
 #include "quantizer/folded_model.h"
+#include "quantizer/op_quant_spec.h"
 #include "quantizer/plan.h"
 
 namespace qforge::pipeline {
@@ -46,22 +47,26 @@ absl::StatusOr<DetectorHeadPlan> PlanDetectorHead(
   for (size_t j : head_outputs) {
     if (j < sg.outputs.size()) pending.push_back(sg.outputs[j]);
   }
-  // Back from the outputs through RESHAPE and CONCATENATION to the ops
-  // that compute them.
+  // Back from the outputs through the ops that only move values (RESHAPE
+  // and its kin, CONCATENATION, PACK: one range shared by any number of
+  // inputs) to the ops that compute them.
   while (!pending.empty()) {
     const int p = graph.producer(pending.back());
     pending.pop_back();
     if (p < 0 || !head.insert(p).second) continue;
     const ir::Operator& op = sg.operators[static_cast<size_t>(p)];
-    if (op.kind != ir::OpKind::kReshape &&
-        op.kind != ir::OpKind::kConcatenation) {
-      continue;
-    }
-    // RESHAPE's second input is its shape.
-    const size_t data_inputs =
-        op.kind == ir::OpKind::kReshape ? 1 : op.inputs.size();
-    for (size_t i = 0; i < data_inputs && i < op.inputs.size(); ++i) {
-      if (op.inputs[i] >= 0) pending.push_back(op.inputs[i]);
+    const ir::OpInfo& info = ir::GetOpInfo(op.kind);
+    const std::optional<quantizer::OpQuantSpec> spec =
+        quantizer::GetOpQuantSpec(op.kind);
+    const bool joins = spec.has_value() &&
+                       spec->output == quantizer::OutputRule::kSharedInputs &&
+                       info.max_inputs < 0;
+    if (!info.Has(ir::op_flags::kShapeOnly) && !joins) continue;
+    for (size_t i = 0; i < op.inputs.size(); ++i) {
+      const bool data = spec.has_value() ? quantizer::RoleOf(*spec, i) ==
+                                               quantizer::Role::kActivation
+                                         : i == 0;
+      if (data && op.inputs[i] >= 0) pending.push_back(op.inputs[i]);
     }
   }
   for (int p : head) {
