@@ -12,10 +12,10 @@
 # the held-out samples (qforge run) is compared with plain int8's. Writes
 # OUT.md and OUT.json.
 #   bench/mixed/target_sqnr_landmarks.sh [FILTER]
-# Environment: QFORGE (default build/cmd/qforge), MAKE_INPUTS (default: the
-# build's), TARGET_STEPS (128), OUT (bench/mixed/target_sqnr_landmarks),
+# Environment: QFORGE (default build/cmd/qforge), MAKE_INPUTS (default
+# build/tests/qforge_make_inputs), TARGET_STEPS (128), OUT (bench/mixed/target_sqnr_landmarks),
 # WORK=DIR (a kept work folder: tables again without quantizing again),
-# KEEP=1 (keep the work folder).
+# KEEP=1 (keep the work folder), TITLE (the table's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 filter=${1:-'^(face_detection_front|face_detection_back|face_detection_full_range|face_detection_full_range_sparse|face_landmark_2020|face_landmark_2021|palm_detection_full|pose_detection|pose_landmark_lite_2021_08|hand_landmark_3d|hand_landmark_2020_05|hand_landmark_sparse_2021_02|hand_landmark_sparse_2021_10)$'}
@@ -30,8 +30,11 @@ else
   work=$(mktemp -d)
   if [ -n "${KEEP:-}" ]; then echo "target_sqnr_landmarks: work folder $work" >&2
   else trap 'rm -rf "$work"' EXIT; fi
+  # quant_eval looks for qforge_make_inputs next to QFORGE's build; a
+  # QFORGE copied elsewhere takes this build's.
   mi=()
-  [ -n "${MAKE_INPUTS:-}" ] && mi=(--make-inputs "$MAKE_INPUTS")
+  make_inputs=${MAKE_INPUTS:-build/tests/qforge_make_inputs}
+  [ -x "$make_inputs" ] && mi=(--make-inputs "$(realpath "$make_inputs")")
   bash tests/interop/with_node.sh node bench/quant_eval/quant_eval.mjs \
     --qforge "$qforge" "${mi[@]}" --schemes int8 --filter "$filter" \
     --variant new="$search" --jobs 1 --variant-threads 2 --timeout 3600 \
@@ -64,5 +67,6 @@ while read -r id model culprit; do
     > "$d/culprit.json"
 done < "$work/models"
 node bench/mixed/landmark_table.mjs --results "$work/out/results.json" \
-  --work "$work/qe" --args "$search" --json "$out.json" > "$out.md"
+  --work "$work/qe" --args "$search" --json "$out.json" \
+  ${TITLE:+--title "$TITLE"} > "$out.md"
 cat "$out.md"
