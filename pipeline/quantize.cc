@@ -17,6 +17,7 @@
 #include "calibration/stats_file.h"
 #include "formats/tflite_reader.h"
 #include "formats/tflite_writer.h"
+#include "pipeline/detector_head.h"
 #include "pipeline/fast_path_plan.h"
 #include "pipeline/float_region.h"
 #include "pipeline/job_checks.h"
@@ -414,6 +415,27 @@ std::vector<std::string> PlanTable(const std::vector<PlanRow>& plan,
   return out;
 }
 
+// Keeps a raw detector's head float (pipeline/detector_head.h): adds its
+// rules to the options, and says so.
+absl::Status KeepDetectorHeadFloat(Run& run) {
+  std::vector<report::TaskOverride> overrides;
+  for (const std::string& t : run.job.tasks) {
+    absl::StatusOr<report::TaskOverride> o = report::ParseTaskOverride(t);
+    if (!o.ok()) return o.status();
+    overrides.push_back(*std::move(o));
+  }
+  ASSIGN_OR_RETURN(const DetectorHeadPlan head,
+                   PlanDetectorHead(run.work, run.resolved.options, overrides));
+  if (head.ops.empty()) return absl::OkStatus();
+  run.resolved.options.rules.insert(run.resolved.options.rules.end(),
+                                    head.rules.begin(), head.rules.end());
+  run.hooks.Note(absl::StrFormat(
+      "runtime litert: %zu ops of the detector head kept float (%s%s): int8 "
+      "would round its score logits near the 0.5 decision to it",
+      head.ops.size(), head.ops.front(), head.ops.size() > 1 ? ", ..." : ""));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
     Run& run, QuantizeOutcome& outcome) {
   const TargetSettings& target = run.job.target;
@@ -447,6 +469,7 @@ absl::StatusOr<quantizer::QuantizeResult> SearchToTarget(
   so.whole_float = !run.job.keep_integer && !run.job.strict;
   // litert: the search starts from the plan that keeps LiteRT's fast path.
   if (!run.job.keep_integer && !run.job.strict) {
+    RETURN_IF_ERROR(KeepDetectorHeadFloat(run));
     ASSIGN_OR_RETURN(
         const FastPathPlan fast,
         PlanForFastPath(run.work, &*run.stats, run.resolved.options));
@@ -549,6 +572,7 @@ absl::StatusOr<quantizer::QuantizeResult> QuantizeForRuntime(
   quantizer::QuantizeOptions& options = run.resolved.options;
   FastPathPlan fast;
   if (!run.job.keep_integer && !run.job.strict) {
+    RETURN_IF_ERROR(KeepDetectorHeadFloat(run));
     ASSIGN_OR_RETURN(fast, PlanForFastPath(run.work, stats, options));
   }
   if (!fast.ops.empty()) {
