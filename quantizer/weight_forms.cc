@@ -124,45 +124,52 @@ int32_t AddIntWeights(ir::Model& model, ir::Subgraph& sg, int32_t src_index,
   const bool int4 = form.bits == 4;
   const int32_t q = AddTensorLike(
       sg, src, int4 ? ir::DataType::kInt4 : ir::DataType::kInt8, "_quantized");
-  std::vector<int8_t> data;
   if (form.block_size == 0) {
     QuantizedWeights w =
         QuantizeSymmetricInt8(values, src.shape, axis, {}, qmax);
-    data = std::move(w.data);
     sg.tensors[q].quantization = std::move(w.quantization);
-  } else {
-    const int64_t rows = src.shape[0], cols = src.shape[1];
-    const int64_t blocks = cols / form.block_size;
-    std::vector<uint16_t> half(static_cast<size_t>(rows * blocks));
-    data.resize(values.size());
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t begin = r * cols + b * form.block_size;
-        float absmax = 0.0f;
-        for (int64_t k = begin; k < begin + form.block_size; ++k)
-          absmax = std::max(absmax, std::fabs(values[k]));
-        const float s = BlockScale(absmax, qmax, bf16_scales,
-                                   &half[static_cast<size_t>(r * blocks + b)]);
-        for (int64_t k = begin; k < begin + form.block_size; ++k) {
-          data[k] = static_cast<int8_t>(
-              numerics::QuantizeValue(values[k], {s, 0}, -qmax, qmax));
+    sg.tensors[q].buffer = int4 ? AddBuffer(model, PackInt4(w.data))
+                                : AddTypedBuffer(model, std::move(w.data));
+    return q;
+  }
+  // Blocks: values go straight to their final bytes (int4 packed two per
+  // byte), so that a multi-GB weight costs its output size once.
+  const int64_t rows = src.shape[0], cols = src.shape[1];
+  const int64_t blocks = cols / form.block_size;
+  std::vector<uint16_t> half(static_cast<size_t>(rows * blocks));
+  std::vector<uint8_t> bytes(int4 ? (values.size() + 1) / 2 : values.size(), 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t begin = r * cols + b * form.block_size;
+      float absmax = 0.0f;
+      for (int64_t k = begin; k < begin + form.block_size; ++k)
+        absmax = std::max(absmax, std::fabs(values[k]));
+      const float s = BlockScale(absmax, qmax, bf16_scales,
+                                 &half[static_cast<size_t>(r * blocks + b)]);
+      for (int64_t k = begin; k < begin + form.block_size; ++k) {
+        const int32_t v =
+            numerics::QuantizeValue(values[k], {s, 0}, -qmax, qmax);
+        if (int4) {
+          bytes[static_cast<size_t>(k / 2)] |=
+              static_cast<uint8_t>((v & 0x0f) << (4 * (k % 2)));
+        } else {
+          bytes[static_cast<size_t>(k)] = static_cast<uint8_t>(v);
         }
       }
     }
-    const int32_t scales =
-        AddTensorLike(sg, src, ir::DataType::kFloat16, "_scales");
-    sg.tensors[scales].shape = {static_cast<int32_t>(rows),
-                                static_cast<int32_t>(blocks)};
-    sg.tensors[scales].shape_signature.clear();
-    sg.tensors[scales].quantization.reset();
-    sg.tensors[scales].buffer = AddTypedBuffer(model, std::move(half));
-    ir::Quantization bq;
-    bq.block_scales = scales;
-    bq.block_size = form.block_size;
-    sg.tensors[q].quantization = std::move(bq);
   }
-  sg.tensors[q].buffer = int4 ? AddBuffer(model, PackInt4(data))
-                              : AddTypedBuffer(model, std::move(data));
+  sg.tensors[q].buffer = AddTypedBuffer(model, std::move(bytes));
+  const int32_t scales =
+      AddTensorLike(sg, src, ir::DataType::kFloat16, "_scales");
+  sg.tensors[scales].shape = {static_cast<int32_t>(rows),
+                              static_cast<int32_t>(blocks)};
+  sg.tensors[scales].shape_signature.clear();
+  sg.tensors[scales].quantization.reset();
+  sg.tensors[scales].buffer = AddTypedBuffer(model, std::move(half));
+  ir::Quantization bq;
+  bq.block_scales = scales;
+  bq.block_size = form.block_size;
+  sg.tensors[q].quantization = std::move(bq);
   return q;
 }
 
