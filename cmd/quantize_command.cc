@@ -173,9 +173,10 @@ void AddSchemeFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
           "METHOD"))
       ->default_str("mse when the histograms are exact, else minmax");
   sub->add_option("--scheme", args->scheme,
-                  "int8|int16x8|dynamic|float16 (default: the recipe's, "
-                  "else int8)")
-      ->check(CLI::IsMember({"int8", "int16x8", "dynamic", "float16"}));
+                  "int8|int16x8|dynamic|float16|weight-only (default: the "
+                  "recipe's, else int8)")
+      ->check(CLI::IsMember(
+          {"int8", "int16x8", "dynamic", "float16", "weight-only"}));
   sub->add_option("--runtime", args->runtime,
                   "Where the model will run: litert (LiteRT with XNNPACK: "
                   "plans ranked by estimated latency), tflm (TFLite Micro: "
@@ -208,6 +209,12 @@ void AddPrecisionFlags(CLI::App* sub, pipeline::QuantizeJob* args) {
                   "CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED of the "
                   "int8 scheme, unless a rule says int8")
       ->check(CLI::IsMember({4, 8}))
+      ->capture_default_str();
+  sub->add_option("--block-size", args->block_size,
+                  "--scheme weight-only / dynamic: one scale per block of N "
+                  "weights along the input axis, where LiteRT has a kernel "
+                  "(0: per channel; docs/weight-forms.md)")
+      ->check(CLI::IsMember({0, 32, 64, 128, 256}))
       ->capture_default_str();
   sub->add_option("--float-weights", args->float_weights,
                   "float16: the ops that stay float store their weights as "

@@ -80,6 +80,12 @@ ir::Quantization ConvertQuantization(const tflite::QuantizationParametersT& q) {
   out.scale = q.scale;
   out.zero_point = q.zero_point;
   out.quantized_dimension = q.quantized_dimension;
+  if (const auto* b = q.details.AsBlockwiseQuantization()) {
+    out.block_scales = b->scales;
+    out.block_zero_points = b->zero_points;
+    out.block_size = b->block_size;
+    return out;
+  }
   out.details = PackOpaque(q.details);
   return out;
 }

@@ -41,6 +41,13 @@ std::unique_ptr<tflite::QuantizationParametersT> ConvertQuantization(
   out->quantized_dimension = q.quantized_dimension;
   out->details = UnpackOpaque<tflite::QuantizationDetailsUnion,
                               tflite::QuantizationDetails>(q.details);
+  if (q.IsBlockwise()) {
+    tflite::BlockwiseQuantizationT b;
+    b.scales = q.block_scales;
+    b.zero_points = q.block_zero_points;
+    b.block_size = q.block_size;
+    out->details.Set(std::move(b));
+  }
   return out;
 }
 

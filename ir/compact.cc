@@ -32,6 +32,13 @@ void CompactTensors(Model& model) {
     for (size_t t = 0; t < sg.tensors.size(); ++t) {
       if (sg.tensors[t].is_variable) used[t] = true;
     }
+    // Blockwise scales and zero points are named by a tensor's quantization
+    // only; kept while that tensor is.
+    for (size_t t = 0; t < sg.tensors.size(); ++t) {
+      const auto& q = sg.tensors[t].quantization;
+      if (!used[t] || !q.has_value()) continue;
+      mark({q->block_scales, q->block_zero_points});
+    }
     std::vector<int32_t> remap(sg.tensors.size(), -1);
     std::vector<Tensor> kept;
     for (size_t t = 0; t < sg.tensors.size(); ++t) {
@@ -47,6 +54,13 @@ void CompactTensors(Model& model) {
     };
     apply(sg.inputs);
     apply(sg.outputs);
+    for (Tensor& t : sg.tensors) {
+      if (!t.quantization.has_value()) continue;
+      for (int32_t* i : {&t.quantization->block_scales,
+                         &t.quantization->block_zero_points}) {
+        if (*i >= 0 && static_cast<size_t>(*i) < remap.size()) *i = remap[*i];
+      }
+    }
     for (Operator& op : sg.operators) {
       apply(op.inputs);
       apply(op.outputs);

@@ -29,10 +29,18 @@ struct Quantization {
   std::vector<float> scale;
   std::vector<int64_t> zero_point;
   int32_t quantized_dimension = 0;
-  OpaqueTable details;  // QuantizationDetails union (custom, blockwise, ...)
+  OpaqueTable details;  // QuantizationDetails union (custom, multi-axis)
+  // BlockwiseQuantization details (read into these fields, not `details`,
+  // so that tensor renumbering keeps them): `block_scales` is the tensor of
+  // float16 scales [rows, cols / block_size] of a 2-D weight whose blocks
+  // run along its last axis; `block_zero_points` -1: zero points 0.
+  int32_t block_scales = -1;
+  int32_t block_zero_points = -1;
+  int32_t block_size = 0;
 
   bool IsPerAxis() const { return scale.size() > 1; }
   bool HasScale() const { return !scale.empty(); }
+  bool IsBlockwise() const { return block_size > 0; }
 };
 
 struct DimensionMetadata {

@@ -71,6 +71,11 @@ absl::Status CheckRuntime(const QuantizeJob& job,
   if (options.runtime == runtime::Runtime::kLitert) return absl::OkStatus();
   const char* who = options.runtime == runtime::Runtime::kTflm ? "TFLite Micro"
                                                                : "Arm NN 20.08";
+  if (options.scheme == quantizer::Scheme::kWeightOnly) {
+    return UsageError(absl::StrCat("--runtime ", job.runtime, ": ", who,
+                                   " has no int weights beside float "
+                                   "activations; use --scheme int8"));
+  }
   if (options.scheme == quantizer::Scheme::kDynamic ||
       options.scheme == quantizer::Scheme::kFloat16) {
     return UsageError(absl::StrCat("--runtime ", job.runtime, ": ", who,
@@ -142,13 +147,30 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
                      "int8 or int16x8, not ",
                      r.scheme));
   }
-  if (job.weight_bits == 4 && options.scheme != quantizer::Scheme::kInt8) {
+  // Weight forms (quantizer/weight_forms.h).
+  const bool weight_forms = options.scheme == quantizer::Scheme::kWeightOnly ||
+                            options.scheme == quantizer::Scheme::kDynamic;
+  if (job.weight_bits == 4 && options.scheme != quantizer::Scheme::kInt8 &&
+      !weight_forms) {
     return UsageError(absl::StrCat(
-        "--weight-bits 4 needs --scheme int8 (LiteRT has no int4 weights "
-        "with ",
+        "--weight-bits 4 needs --scheme int8, dynamic or weight-only (LiteRT "
+        "has no int4 weights with ",
         r.scheme, "); use --int4-op for int8 ops inside it"));
   }
+  if (job.block_size != 0) {
+    if (!weight_forms) {
+      return UsageError(absl::StrCat(
+          "--block-size is for --scheme weight-only and dynamic, not ",
+          r.scheme));
+    }
+    if (options.scheme == quantizer::Scheme::kDynamic && job.weight_bits != 4) {
+      return UsageError(
+          "--block-size with --scheme dynamic needs --weight-bits 4 (LiteRT "
+          "has blockwise kernels for int4 weights only)");
+    }
+  }
   options.weight_bits = job.weight_bits;
+  options.block_size = job.block_size;
   options.float16_float_weights = job.float_weights == "float16";
   options.int16_headroom = job.int16_headroom;
   if (options.float16_float_weights && !integer) {

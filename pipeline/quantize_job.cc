@@ -190,6 +190,7 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
     j["recovery"]["awq"] = wr.awq;
     j["recovery"]["weight_clip"] = wr.clip_mse ? "mse" : "none";
   }
+  if (job.block_size != 0) j["block_size"] = job.block_size;
   return j.dump(2) + "\n";
 }
 
@@ -224,6 +225,7 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
     r.Get("int4_ops", job.int4_ops);
     r.Get("int16_ops", job.int16_ops);
     r.Get("weight_bits", job.weight_bits);
+    r.Get("block_size", job.block_size);
     r.Get("float_weights", job.float_weights);
     r.Get("int16_headroom", job.int16_headroom);
     r.Get("recipe", job.recipe);

@@ -61,6 +61,7 @@ struct QuantizeJob {
   // select them (applied after the recipe's rules).
   std::vector<std::string> float_ops, int8_ops, int4_ops, int16_ops;
   int weight_bits = 8;
+  int block_size = 0;  // --block-size: weight-only / dynamic; 0 per channel
   std::string float_weights = "float32";  // float32 | float16
   float int16_headroom = 2.0f;
   std::string recipe;       // --recipe FILE

@@ -70,6 +70,13 @@ int QuantizeVersion(const ir::Subgraph& sg, const ir::Operator& op, OpForm) {
 
 int DequantizeVersion(const ir::Subgraph& sg, const ir::Operator& op, OpForm) {
   const DataType in0 = TypeAt(sg, op.inputs, 0);
+  // int4 weights (version 6) and int8 weights per channel (5): the
+  // weight-only forms (quantizer/weight_forms.h).
+  if (in0 == DataType::kInt4) return 6;
+  if (in0 == DataType::kInt8 && !op.inputs.empty() && op.inputs[0] >= 0) {
+    const auto& q = sg.tensors[op.inputs[0]].quantization;
+    if (q.has_value() && q->IsPerAxis()) return 5;
+  }
   return in0 == DataType::kInt16 || in0 == DataType::kFloat16 ? 3
          : in0 == DataType::kInt8                             ? 2
                                                               : 1;

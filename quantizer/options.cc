@@ -10,8 +10,10 @@ absl::StatusOr<Scheme> ParseScheme(const std::string& text) {
   if (text == "int16x8") return Scheme::kInt16x8;
   if (text == "dynamic") return Scheme::kDynamic;
   if (text == "float16") return Scheme::kFloat16;
+  if (text == "weight-only") return Scheme::kWeightOnly;
   return absl::InvalidArgumentError(absl::StrCat(
-      "--scheme ", text, ": expected int8, int16x8, dynamic or float16"));
+      "--scheme ", text,
+      ": expected int8, int16x8, dynamic, float16 or weight-only"));
 }
 
 std::string SchemeName(Scheme scheme) {
@@ -24,6 +26,8 @@ std::string SchemeName(Scheme scheme) {
       return "dynamic";
     case Scheme::kFloat16:
       return "float16";
+    case Scheme::kWeightOnly:
+      return "weight-only";
   }
   return "?";
 }

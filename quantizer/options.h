@@ -18,7 +18,7 @@
 
 namespace qforge::quantizer {
 
-enum class Scheme { kInt8, kInt16x8, kDynamic, kFloat16 };
+enum class Scheme { kInt8, kInt16x8, kDynamic, kFloat16, kWeightOnly };
 
 absl::StatusOr<Scheme> ParseScheme(const std::string& text);
 std::string SchemeName(Scheme scheme);
@@ -64,6 +64,9 @@ struct QuantizeOptions {
   // 4: int8-form ops with an int4 weight form (CONV_2D, DEPTHWISE_CONV_2D,
   // FULLY_CONNECTED) take packed int4 weights, unless a rule says "int8".
   int weight_bits = 8;
+  // --scheme weight-only / dynamic: scales per block of this many weights
+  // along the input axis (0: per channel); quantizer/weight_forms.h.
+  int block_size = 0;
   // int8 / int16x8: the ops that stay float keep their weights as float16
   // constants behind DEQUANTIZE (as the float16 scheme) instead of float32.
   bool float16_float_weights = false;

@@ -13,6 +13,7 @@
 #include "quantizer/op_version.h"
 #include "quantizer/plan.h"
 #include "quantizer/rewrite.h"
+#include "quantizer/weight_forms.h"
 #include "quantizer/weight_only_pass.h"
 
 namespace qforge::quantizer {
@@ -21,7 +22,8 @@ namespace {
 bool IsQuantizedTensor(const ir::Tensor& t) {
   return (t.type == ir::DataType::kInt8 || t.type == ir::DataType::kUInt8 ||
           t.type == ir::DataType::kInt16) &&
-         t.quantization.has_value() && t.quantization->HasScale();
+         t.quantization.has_value() &&
+         (t.quantization->HasScale() || t.quantization->IsBlockwise());
 }
 
 // uint8 model inputs/outputs over an int8 model, as TFLite's converter
@@ -238,7 +240,15 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       break;
     }
     case Scheme::kDynamic:
+      if (options.weight_bits == 4) {
+        RETURN_IF_ERROR(
+            DynamicInt4Pass(result.model, excluded, options, result));
+        break;
+      }
       RETURN_IF_ERROR(DynamicRangePass(result.model, excluded, result));
+      break;
+    case Scheme::kWeightOnly:
+      RETURN_IF_ERROR(WeightOnlyPass(result.model, excluded, options, result));
       break;
     case Scheme::kFloat16:
       RETURN_IF_ERROR(Float16Pass(result.model, excluded, result));

@@ -111,6 +111,13 @@ class Interpreter::Impl : public SubgraphRunner {
   int64_t MaxLoopIterations() const override {
     return options_.max_loop_iterations;
   }
+  RtTensor* SubgraphTensor(int subgraph, int index) override {
+    if (subgraph < 0 || static_cast<size_t>(subgraph) >= execs_.size())
+      return nullptr;
+    std::vector<RtTensor>& t = execs_[static_cast<size_t>(subgraph)].tensors;
+    return index >= 0 && static_cast<size_t>(index) < t.size() ? &t[index]
+                                                               : nullptr;
+  }
 
   SubgraphExec& entry() { return execs_[options_.subgraph]; }
   const SubgraphExec& entry() const { return execs_[options_.subgraph]; }

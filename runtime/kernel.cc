@@ -135,8 +135,9 @@ const KernelDef* FindKernel(const ir::Model& model, const ir::Subgraph& sg,
   if (out != nullptr && out->type == ir::DataType::kFloat32) {
     for (int32_t i : op.inputs) {
       const ir::Tensor* t = tensor(i);
-      if (t != nullptr && t->type == ir::DataType::kInt8 && t->buffer != 0 &&
-          t->buffer < model.buffers.size() &&
+      if (t != nullptr &&
+          (t->type == ir::DataType::kInt8 || t->type == ir::DataType::kInt4) &&
+          t->buffer != 0 && t->buffer < model.buffers.size() &&
           !model.buffers[t->buffer].data.empty()) {
         if (const KernelDef* k = FindHybridKernel(op.kind)) return k;
       }

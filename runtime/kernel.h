@@ -54,6 +54,12 @@ class SubgraphRunner {
   virtual ir::HostTensor* Resource(const std::string& key) = 0;
   // InterpreterOptions::max_loop_iterations; 0: no bound.
   virtual int64_t MaxLoopIterations() const { return 0; }
+  // Tensor `index` of `subgraph`; nullptr when out of range.
+  virtual RtTensor* SubgraphTensor(int subgraph, int index) {
+    (void)subgraph;
+    (void)index;
+    return nullptr;
+  }
 };
 
 class OpContext {
@@ -141,6 +147,13 @@ class OpContext {
   }
 
   int64_t MaxLoopIterations() const { return runner_->MaxLoopIterations(); }
+
+  // A tensor of the op's subgraph by index, for tensors that only a
+  // quantization parameter names (blockwise scales); nullptr when absent.
+  const RtTensor* tensor(int index) const {
+    return runner_ == nullptr ? nullptr
+                              : runner_->SubgraphTensor(subgraph_, index);
+  }
 
   ThreadPool& pool() const { return *pool_; }
   // The interpreter's numerics modes, and this op's requantization rounding

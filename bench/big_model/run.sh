@@ -2,8 +2,8 @@
 # Memory at model scale: generates a 2.6 GB float model (one
 # FULLY_CONNECTED 4096 -> 160000, weights stored after the flatbuffer, as
 # TFLite's converter stores models over 2 GiB) and measures wall time and
-# peak RSS (/usr/bin/time) of inspect, run, copy and quantize (dynamic and
-# int8) on it, against the issue's bounds:
+# peak RSS (/usr/bin/time) of inspect, run, copy and quantize (dynamic,
+# int8, and blockwise int4: issue 33) on it, against the issue's bounds:
 #   inspect < 0.5 s and < 100 MB; run <= 1.2x the model;
 #   quantize <= model + output + 10%.
 # Usage: bench/big_model/run.sh [BUILD_DIR] [WORK_DIR]
@@ -51,6 +51,9 @@ measure "quantize --scheme dynamic" "$work/dyn.tflite" \
   "$qforge" quantize "$model" --scheme dynamic -o "$work/dyn.tflite" -q
 measure "quantize (int8, 4 samples)" "$work/int8.tflite" \
   "$qforge" quantize "$model" --data "$work/x.npy" -o "$work/int8.tflite" -q
+measure "quantize --scheme dynamic --weight-bits 4 --block-size 32" \
+  "$work/int4b32.tflite" "$qforge" quantize "$model" --scheme dynamic \
+  --weight-bits 4 --block-size 32 -o "$work/int4b32.tflite" -q
 
 gb() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1e9 }'; }
 {

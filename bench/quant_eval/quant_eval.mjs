@@ -280,6 +280,21 @@ async function evalModel(m, runner, a, work) {
   // Variants: int8 with extra quantize options (weight recovery), which
   // calibrate on the same calibration samples themselves (--data).
   for (const [name, extra] of a.variants) {
+    // A variant whose options start with --scheme S (a weight form:
+    // bench/weights) quantizes in S with the statistics, as the schemes do.
+    if (extra[0] === '--scheme' && extra.length > 1) {
+      const r = { scheme: extra[1], variant: name, args: extra.join(' ') };
+      res.schemes[`${extra[1]}+${name}`] = r;
+      const out = path.join(workDir, `${m.id}.${name}.tflite`);
+      const q = await quantize(a.variantQforge[name] ?? a.qforge, modelPath, cal.ok ? stats : null, out, { scheme: extra[1], method: a.method, timeoutMs: a.timeout * 1000, extra: extra.slice(2) });
+      r.quantize = { ok: q.ok, ms: q.ms, code: q.code, error: q.ok ? undefined : q.message };
+      if (!q.ok) continue;
+      Object.assign(r, { ops_quantized: q.summary.quantized, ops_float: q.summary.kept_float, float_ops: q.summary.float_ops });
+      r.bytes = fs.statSync(out).size;
+      r.file = out;
+      Object.assign(r, await evaluate(runner, out, runtime, data.eval, ref, m.classifier));
+      continue;
+    }
     const key = `int8+${name}`;
     const r = { scheme: 'int8', variant: name, args: extra.join(' ') };
     res.schemes[key] = r;

@@ -180,7 +180,10 @@ TEST(Int4WeightsTest, UsageErrors) {
   const std::string dir = testing::MakeTempDir();
   for (const std::string flags :
        {"--weight-bits 4 --scheme int16x8", "--weight-bits 3",
-        "--weight-bits 4 --scheme dynamic"}) {
+        "--weight-bits 4 --scheme float16", "--block-size 32",
+        "--block-size 32 --scheme dynamic",
+        "--block-size 48 --scheme "
+        "weight-only --weight-bits 4"}) {
     const testing::CommandResult r = RunCommand(
         testing::QuantizeMnistCommand(flags + " -o " + dir + "/m.tflite"));
     EXPECT_EQ(r.exit_code, 1) << flags << ": " << r.err;

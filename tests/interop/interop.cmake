@@ -82,3 +82,13 @@ add_test(NAME long_quantize_sweep
                  --quantize int8,int16x8,dynamic,float16)
 set_tests_properties(long_quantize_sweep PROPERTIES
                      LABELS "interop;long" SKIP_RETURN_CODE 77 TIMEOUT 5400)
+
+# Weight forms beside float activations (--scheme weight-only, --scheme
+# dynamic --weight-bits 4, --block-size): LiteRT runs every form qforge
+# writes, and qforge's interpreter agrees with it (docs/weight-forms.md).
+add_test(NAME interop_weight_forms
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/weight_forms_litert.sh
+                 $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/testdata
+                 ${CMAKE_SOURCE_DIR}/../shared/corpus)
+set_tests_properties(interop_weight_forms PROPERTIES
+                     LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)

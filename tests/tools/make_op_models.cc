@@ -12,6 +12,15 @@
 //                                 [1, 4]) whose values lie outside x's
 //                                 range, as a mask setting the diagonal of
 //                                 attention scores.
+//   embedding_lookup_blocks.tflite  EMBEDDING_LOOKUP(ids [4], table
+//                                 [32, 128]) and
+//   fc_blocks.tflite              FULLY_CONNECTED(x [2, 256], w [64, 256],
+//                                 bias [64]): weights whose magnitude
+//                                 changes along a row, as outlier input
+//                                 channels make it, for the blockwise
+//                                 weight forms (tests/interop/
+//                                 weight_forms_litert.sh).
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -50,6 +59,41 @@ absl::Status MatrixSetDiag(const std::string& dir) {
   return Write(m, dir + "/matrix_set_diag_const.tflite");
 }
 
+// Deterministic values in [-1, 1) scaled per column: every 16th column of
+// a row is 8x larger.
+std::vector<float> RowValues(int rows, int cols) {
+  std::vector<float> v(static_cast<size_t>(rows) * cols);
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      const float base = std::sin(0.37f * static_cast<float>(r * cols + c) +
+                                  0.11f * static_cast<float>(r));
+      v[static_cast<size_t>(r) * cols + c] = (c % 16 == 3 ? 8.0f : 1.0f) * base;
+    }
+  }
+  return v;
+}
+
+absl::Status BlockModels(const std::string& dir) {
+  {
+    OpModel m;
+    const int ids = m.Input(ir::DataType::kInt32, {4}, "ids");
+    const int table = m.Constant<float>({32, 128}, RowValues(32, 128), "table");
+    const int y = m.Output(kF32, {4, 128}, "rows");
+    m.Op(ir::OpKind::kEmbeddingLookup, {ids, table}, {y});
+    RETURN_IF_ERROR(Write(m, dir + "/embedding_lookup_blocks.tflite"));
+  }
+  OpModel m;
+  const int x = m.Input(kF32, {2, 256}, "x");
+  const int w = m.Constant<float>({64, 256}, RowValues(64, 256), "weights");
+  std::vector<float> b(64);
+  for (int i = 0; i < 64; ++i) b[static_cast<size_t>(i)] = 0.01f * i;
+  const int bias = m.Constant<float>({64}, b, "bias");
+  const int y = m.Output(kF32, {2, 64}, "y");
+  m.Op(ir::OpKind::kFullyConnected, {x, w, bias}, {y},
+       ir::FullyConnectedOptions{});
+  return Write(m, dir + "/fc_blocks.tflite");
+}
+
 }  // namespace
 }  // namespace qforge
 
@@ -59,7 +103,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string dir = argv[1];
-  for (absl::Status s : {qforge::MatrixSetDiag(dir)}) {
+  for (absl::Status s :
+       {qforge::MatrixSetDiag(dir), qforge::BlockModels(dir)}) {
     if (!s.ok()) {
       std::fprintf(stderr, "make_op_models: %s\n",
                    std::string(s.message()).c_str());

@@ -5,12 +5,17 @@
 // or, with asymmetric_quantize_inputs, asymmetric with a zero point; int32
 // dot products with the int8 weights (the input zero point removed through
 // the weights' row sums), then output = bias + dot * (input_scale *
-// weight_scale) in float, then the fused activation.
+// weight_scale) in float, then the fused activation. Blockwise weights
+// (int4 with float16 scales per block of the input axis, XNNPACK's qd8 x
+// qb4w kernel) take one int32 dot product per block, each scaled by its
+// block's scale and summed in float.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "runtime/kernels/common/block_scales.h"
 #include "runtime/kernels/common/quant_int.h"
 #include "runtime/kernels/conv/conv.h"
 #include "runtime/kernels/kernel_functions.h"
@@ -29,6 +34,11 @@ struct HybridFcState : KernelState {
   std::vector<float> channel_scales;  // per unit, or empty (per tensor)
   float tensor_scale = 1.0f;
   std::vector<int32_t> weight_row_sums;
+  // Blockwise: weights per block, the scales and the weight sums per
+  // (unit, block); block 0 otherwise.
+  int64_t block = 0;
+  std::vector<float> block_scales;
+  std::vector<int32_t> block_sums;
   // Per-run buffers, sized in prepare.
   std::vector<int8_t> quantized;  // batch x depth
   std::vector<float> scaling;     // per batch
@@ -86,8 +96,36 @@ absl::Status PrepareHybridFullyConnected(OpContext& ctx) {
   s.asymmetric = o.asymmetric_quantize_inputs;
   s.act = o.activation;
   std::vector<float> scales;
-  RETURN_IF_ERROR(
-      integer::ReadWeightScales(ctx, *w, "weights", s.shape.units, 0, &scales));
+  const bool blockwise =
+      w->ir->quantization.has_value() && w->ir->quantization->IsBlockwise();
+  if (blockwise) {
+    integer::RowScales rs;
+    RETURN_IF_ERROR(integer::ReadRowScales(ctx, *w, "weights", s.shape.units,
+                                           s.shape.depth, &rs));
+    s.block = rs.block;
+    s.block_scales = std::move(rs.scales);
+    // XNNPACK converts the float16 block scales to bfloat16 (round to
+    // nearest even) before its qd8 x qb4w kernels use them.
+    for (float& v : s.block_scales) {
+      uint32_t b;
+      std::memcpy(&b, &v, 4);
+      b = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
+      std::memcpy(&v, &b, 4);
+    }
+    const int64_t blocks = s.shape.depth / s.block;
+    s.block_sums.assign(static_cast<size_t>(s.shape.units * blocks), 0);
+    const int8_t* wd = w->Data<int8_t>();
+    for (int64_t u = 0; u < s.shape.units; ++u) {
+      for (int64_t i = 0; i < s.shape.depth; ++i) {
+        s.block_sums[static_cast<size_t>(u * blocks + i / s.block)] +=
+            wd[u * s.shape.depth + i];
+      }
+    }
+    scales.push_back(1.0f);
+  } else {
+    RETURN_IF_ERROR(integer::ReadWeightScales(ctx, *w, "weights", s.shape.units,
+                                              0, &scales));
+  }
   if (scales.size() > 1) {
     s.channel_scales = scales;
   } else {
@@ -133,6 +171,26 @@ absl::Status EvalHybridFullyConnected(OpContext& ctx) {
     const int8_t* q = s.quantized.data() + b * d;
     const float batch_scale = s.scaling[static_cast<size_t>(b)];
     const int32_t offset = s.offsets[static_cast<size_t>(b)];
+    if (s.block > 0) {
+      const int64_t blocks = d / s.block;
+      for (int64_t u = u0; u < u1; ++u) {
+        const int8_t* w = io.w + u * d;
+        float acc = 0.0f;
+        for (int64_t k = 0; k < blocks; ++k) {
+          int32_t dot = 0;
+          for (int64_t i = k * s.block; i < (k + 1) * s.block; ++i) {
+            dot += static_cast<int32_t>(w[i]) * static_cast<int32_t>(q[i]);
+          }
+          const size_t at = static_cast<size_t>(u * blocks + k);
+          dot -= s.block_sums[at] * offset;
+          acc += static_cast<float>(dot) * s.block_scales[at];
+        }
+        float v = io.bias != nullptr ? io.bias[u] : 0.0f;
+        v += integer::UnfusedMul(acc, batch_scale);
+        io.y[b * s.shape.units + u] = ApplyFloatActivation(s.act, v);
+      }
+      return;
+    }
     for (int64_t u = u0; u < u1; ++u) {
       const int8_t* w = io.w + u * d;
       int32_t dot = 0;

@@ -20,6 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "runtime/kernels/common/block_scales.h"
 #include "runtime/kernels/common/type_dispatch.h"
 #include "runtime/kernels/shape/shape.h"
 
@@ -246,6 +247,19 @@ absl::Status EvalDynamicUpdateSlice(OpContext& ctx) {
 
 // ------------------------------------------------------- EMBEDDING_LOOKUP
 
+namespace {
+
+// An int8 or int4 table (int4 constants are widened to int8 when loaded)
+// with a float32 output: TFLite's EvalHybrid (one scale per row) or
+// EvalBlockwise (float16 scales per block of a row); each value is
+// q * scale in float, as there (int4: (16 q) * (scale / 16), the same).
+struct HybridLookupState : KernelState {
+  int64_t cols = 0;
+  integer::RowScales scales;
+};
+
+}  // namespace
+
 absl::Status PrepareEmbeddingLookup(OpContext& ctx) {
   RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 0, "ids"));
   RETURN_IF_ERROR(shape_ops::RequireInput(ctx, 1, "table"));
@@ -260,6 +274,20 @@ absl::Status PrepareEmbeddingLookup(OpContext& ctx) {
     return ctx.Error(absl::StrCat("table '", table.name(), "' has shape ",
                                   DimsString(table.shape),
                                   "; it must have rank >= 2"));
+  }
+  if (table.type == ir::DataType::kInt8 &&
+      ctx.output(0)->type == ir::DataType::kFloat32) {
+    if (!table.is_constant) {
+      return ctx.Unsupported(
+          absl::StrCat("int8 table '", table.name(), "' must be a constant"));
+    }
+    auto* st = ctx.StateOrNew<HybridLookupState>();
+    st->cols = table.NumElements() / std::max<int64_t>(table.dim(0), 1);
+    RETURN_IF_ERROR(integer::ReadRowScales(ctx, table, "table", table.dim(0),
+                                           st->cols, &st->scales));
+    Dims shape = table.shape;
+    shape[0] = ids.dim(0);
+    return shape_ops::SetShape(ctx, 0, shape, /*in_eval=*/false);
   }
   if (ctx.output(0)->type != table.type) {
     return ctx.Unsupported(absl::StrCat(
@@ -292,6 +320,23 @@ absl::Status EvalEmbeddingLookup(OpContext& ctx) {
                                     ") for table '", table.name(), "' ",
                                     DimsString(table.shape)));
     }
+  }
+  if (table.type == ir::DataType::kInt8 &&
+      ctx.output(0)->type == ir::DataType::kFloat32) {
+    const HybridLookupState& st = *ctx.state<HybridLookupState>();
+    const int8_t* q = table.Data<int8_t>();
+    float* y = ctx.output(0)->Data<float>();
+    const int64_t blocks = st.cols / st.scales.block;
+    for (int64_t k = 0; k < ids.dim(0); ++k) {
+      const int64_t r = id[k];
+      for (int64_t j = 0; j < st.cols; ++j) {
+        const float s =
+            st.scales
+                .scales[static_cast<size_t>(r * blocks + j / st.scales.block)];
+        y[k * st.cols + j] = static_cast<float>(q[r * st.cols + j]) * s;
+      }
+    }
+    return absl::OkStatus();
   }
   uint8_t* out = ctx.output(0)->data;
   for (int64_t k = 0; k < ids.dim(0); ++k) {
