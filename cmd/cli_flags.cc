@@ -61,9 +61,12 @@ void AddTaskFlags(CLI::App* sub, std::vector<std::string>& tasks,
       ->type_name("OUTPUT=KIND")
       ->allow_extra_args(false);
   sub->add_option("--labels", labels,
-                  "One integer class per line, in --data sample order: the "
-                  "accuracy of both models on classifier outputs")
-      ->type_name("FILE");
+                  "FILE: one integer class per line, in --data sample order: "
+                  "the accuracy of both models on classifier outputs. DIR: "
+                  "one mask of class indices a sample, DIR/<stem>.png|.bmp|"
+                  ".npy by the --data file's stem (255 ignored): both "
+                  "models' mIoU on segmentation outputs")
+      ->type_name("FILE|DIR");
 }
 
 }  // namespace qforge::cmd

@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "pipeline/fast_path_plan.h"
 
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -77,6 +78,7 @@ absl::StatusOr<FastPathPlan> PlanForFastPath(
     return false;
   };
   quantizer::QuantizeOptions trial = options;
+  std::set<size_t> floated;
   for (size_t j = 0; j < asked.op_choices.size() && j < fsg.operators.size();
        ++j) {
     const quantizer::QuantizeResult::OpChoice& c = asked.op_choices[j];
@@ -89,8 +91,38 @@ absl::StatusOr<FastPathPlan> PlanForFastPath(
     runtime::legality::OpForm form =
         runtime::legality::FormOf(folded.model(), fsg, fsg.operators[j]);
     if (!runtime::fast_path::XnnpackRefusal(form).empty()) continue;
+    floated.insert(j);
+  }
+  // A masked-attention ADD the quantizer repaired (its mask's range
+  // clamped onto the int8 grid), all of whose readers are SOFTMAXes kept
+  // float here, goes float with them: the clamp's gap coarsens the sum's
+  // int8 grid, and in int8 the ADD pays a QUANTIZE of the mask and a
+  // DEQUANTIZE of the sum where float pays one DEQUANTIZE of the scores.
+  const ir::Graph fgraph(fsg);
+  for (const quantizer::Repair& r : asked.repairs) {
+    const size_t j = static_cast<size_t>(r.op_index);
+    if (r.op_index < 0 || j >= fsg.operators.size() || floated.count(j) ||
+        (j < requests.size() && requests[j].has_value())) {
+      continue;
+    }
+    const ir::Operator& op = fsg.operators[j];
+    if (op.kind != ir::OpKind::kAdd || op.outputs.size() != 1 ||
+        op.outputs[0] < 0 || touches_integer_io(op)) {
+      continue;
+    }
+    const absl::Span<const int> readers = fgraph.consumers(op.outputs[0]);
+    const bool softmax_floated =
+        !readers.empty() &&
+        std::all_of(readers.begin(), readers.end(), [&](int c) {
+          return fsg.operators[static_cast<size_t>(c)].kind ==
+                     ir::OpKind::kSoftmax &&
+                 floated.count(static_cast<size_t>(c)) > 0;
+        });
+    if (softmax_floated) floated.insert(j);
+  }
+  for (size_t j : floated) {
     trial.rules.push_back({std::to_string(j), "float", kFastPathFloatReason});
-    plan.ops.push_back(absl::StrCat("op ", j, " ", c.op));
+    plan.ops.push_back(absl::StrCat("op ", j, " ", asked.op_choices[j].op));
   }
   if (plan.ops.empty()) return plan;
   ASSIGN_OR_RETURN(const quantizer::QuantizeResult kept,

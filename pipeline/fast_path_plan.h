@@ -8,7 +8,9 @@
 // QUANTIZE that XNNPACK also runs, the whole model stays in one partition.
 // So for --runtime litert the plan keeps such ops float when the latency
 // model (runtime/latency.h) says the model is faster so; float is never
-// less accurate. Ops the user gave a precision keep it, and the int16x8
+// less accurate. A masked-attention ADD the quantizer repaired goes float
+// with the SOFTMAXes it feeds when all of them do (docs/legality.md). Ops
+// the user gave a precision keep it, and the int16x8
 // scheme, which runs in the builtin kernels by choice, is left as asked;
 // QuantizeJob::keep_integer turns this off.
 #ifndef QFORGE_PIPELINE_FAST_PATH_PLAN_H_

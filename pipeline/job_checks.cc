@@ -2,8 +2,10 @@
 #include "pipeline/job_checks.h"
 
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "base/exit_codes.h"
@@ -124,6 +126,13 @@ absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
   }
   if (*metric == TargetMetric::kAccuracy && job.labels.empty()) {
     return UsageError("--target-metric accuracy needs --labels");
+  }
+  std::error_code ec;
+  if (*metric == TargetMetric::kAccuracy &&
+      std::filesystem::is_directory(job.labels, ec)) {
+    return UsageError(absl::StrCat(
+        "--target-metric accuracy needs --labels FILE (one class a sample); ",
+        job.labels, " is a directory (segmentation masks)"));
   }
   if (!search && (t.max_size > 0 || t.max_float_ops >= 0 ||
                   t.max_latency_ratio > 0 || t.metric != "worst")) {

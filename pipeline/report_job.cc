@@ -2,6 +2,8 @@
 #include "pipeline/report_job.h"
 
 #include <cmath>
+#include <filesystem>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -84,6 +86,11 @@ absl::Status SetTaskOptions(const std::vector<std::string>& tasks,
     options.tasks.push_back(std::move(o));
   }
   if (labels.empty()) return absl::OkStatus();
+  std::error_code ec;
+  if (std::filesystem::is_directory(labels, ec)) {
+    options.label_dir = labels;  // segmentation masks (label_masks.h)
+    return absl::OkStatus();
+  }
   ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, ReadFileBytes(labels));
   const std::string text(bytes.begin(), bytes.end());
   int line = 0;

@@ -32,15 +32,16 @@ struct ReportRun {
   numerics::Modes numerics;  // of the quantized model's interpreters
   // Where the quantized model will run: the report's runtime section.
   runtime::Runtime runtime_profile = runtime::Runtime::kLitert;
-  // --task OUTPUT=KIND (report/task_kind.h) and --labels FILE.
+  // --task OUTPUT=KIND (report/task_kind.h) and --labels FILE or DIR.
   std::vector<std::string> tasks;
   std::string labels;
 };
 
 // --task and --labels into report options: the overrides parsed, and the
 // labels file read (one integer class per line, in --data sample order;
-// blank lines ignored) with its fingerprint. InvalidArgument naming the
-// flag or the file's line for what is not that.
+// blank lines ignored) with its fingerprint, or a directory of
+// segmentation masks noted (report/label_masks.h: read by the report).
+// InvalidArgument naming the flag or the file's line for what is not that.
 absl::Status SetTaskOptions(const std::vector<std::string>& tasks,
                             const std::string& labels,
                             report::ReportOptions& options);

@@ -16,6 +16,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "base/exit_codes.h"
 #include "base/status_macros.h"
 #include "calibration/histogram.h"
 #include "calibration/scan.h"
@@ -25,6 +26,7 @@
 #include "report/class_output.h"
 #include "report/compare_plan.h"
 #include "report/float_ops.h"
+#include "report/label_masks.h"
 #include "report/model_inputs.h"
 #include "report/report.h"
 #include "report/task_kind.h"
@@ -394,6 +396,19 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
         absl::StrCat("--labels has ", options.labels.size(), " labels for ",
                      data.size(), " samples"));
   }
+  LabelMaskSet masks;
+  if (!options.label_dir.empty()) {
+    if (std::none_of(tasks.begin(), tasks.end(), [](const OutputTask& t) {
+          return t.kind == TaskKind::kSegmentation;
+        })) {
+      return UsageError(absl::StrCat(
+          "--labels ", options.label_dir,
+          ": a directory gives segmentation masks, and no output is a "
+          "segmentation (--task OUTPUT=segmentation)"));
+    }
+    ASSIGN_OR_RETURN(masks, FindLabelMasks(options.label_dir, data, all));
+    sums.labels = masks.fingerprint;
+  }
   if (count == 0) return sums;  // more shards than samples
 
   runtime::SampleRunnerOptions ro;
@@ -518,6 +533,15 @@ absl::StatusOr<ReportSums> AccumulateReport(const ir::Model& float_model,
       if (tasks[j].kind == TaskKind::kClassification && p.classes[j] == 0)
         continue;  // not one class axis: no top-1 to judge
       AddTaskSample(tasks[j], static_cast<int>(j), views, label, p.tasks[j]);
+    }
+    if (!masks.paths.empty()) {
+      ASSIGN_OR_RETURN(const LabelMask truth,
+                       ReadLabelMask(masks.paths[static_cast<size_t>(sample)]));
+      for (size_t j = 0; j < num_outputs; ++j) {
+        if (tasks[j].kind != TaskKind::kSegmentation || views[j].f == nullptr)
+          continue;
+        RETURN_IF_ERROR(AddLabelMask(tasks[j], views[j], truth, p.tasks[j]));
+      }
     }
     // Last: it changes the quantized run's tensors, outputs included.
     if (positions[static_cast<size_t>(k)] % attribution_stride == 0) {

@@ -148,24 +148,34 @@ json TaskSumsJson(const TaskSums& t) {
     errors.push_back(key);
     errors.push_back(count);
   }
-  return {{"samples", t.samples},
-          {"labeled", t.labeled},
-          {"float_correct", t.float_correct},
-          {"quant_correct", t.quant_correct},
-          {"pixels", t.pixels},
-          {"pixels_agree", t.pixels_agree},
-          {"intersection", Counts(t.intersection)},
-          {"union", Counts(t.union_pixels)},
-          {"points", t.points},
-          {"point_error", Sum(t.point_error)},
-          {"point_errors", std::move(errors)},
-          {"reference", t.reference},
-          {"matched", t.matched},
-          {"match_iou", Sum(t.match_iou)},
-          {"score_error", Sum(t.score_error)},
-          {"decisions", t.decisions},
-          {"decisions_agree", t.decisions_agree},
-          {"abs_error", Sum(t.abs_error)}};
+  json j = {{"samples", t.samples},
+            {"labeled", t.labeled},
+            {"float_correct", t.float_correct},
+            {"quant_correct", t.quant_correct},
+            {"pixels", t.pixels},
+            {"pixels_agree", t.pixels_agree},
+            {"intersection", Counts(t.intersection)},
+            {"union", Counts(t.union_pixels)},
+            {"points", t.points},
+            {"point_error", Sum(t.point_error)},
+            {"point_errors", std::move(errors)},
+            {"reference", t.reference},
+            {"matched", t.matched},
+            {"match_iou", Sum(t.match_iou)},
+            {"score_error", Sum(t.score_error)},
+            {"decisions", t.decisions},
+            {"decisions_agree", t.decisions_agree},
+            {"abs_error", Sum(t.abs_error)}};
+  // --labels DIR only: partial reports without masks stay as they were.
+  if (!t.label_float_union.empty()) {
+    j["label_pixels"] = t.label_pixels;
+    j["label_ignored"] = t.label_ignored;
+    j["label_float_intersection"] = Counts(t.label_float_intersection);
+    j["label_float_union"] = Counts(t.label_float_union);
+    j["label_quant_intersection"] = Counts(t.label_quant_intersection);
+    j["label_quant_union"] = Counts(t.label_quant_union);
+  }
+  return j;
 }
 
 TaskSums ReadTaskSums(const json& v) {
@@ -197,6 +207,23 @@ TaskSums ReadTaskSums(const json& v) {
   t.decisions = v.at("decisions").get<uint64_t>();
   t.decisions_agree = v.at("decisions_agree").get<uint64_t>();
   t.abs_error = ReadSum(v.at("abs_error"));
+  if (v.contains("label_float_union")) {
+    t.label_pixels = v.at("label_pixels").get<uint64_t>();
+    t.label_ignored = v.at("label_ignored").get<uint64_t>();
+    t.label_float_intersection =
+        v.at("label_float_intersection").get<std::vector<uint64_t>>();
+    t.label_float_union =
+        v.at("label_float_union").get<std::vector<uint64_t>>();
+    t.label_quant_intersection =
+        v.at("label_quant_intersection").get<std::vector<uint64_t>>();
+    t.label_quant_union =
+        v.at("label_quant_union").get<std::vector<uint64_t>>();
+    const size_t n = t.label_float_union.size();
+    if (t.label_float_intersection.size() != n ||
+        t.label_quant_intersection.size() != n ||
+        t.label_quant_union.size() != n)
+      throw BadPartial{"task sums: label mask counts differ in length"};
+  }
   return t;
 }
 

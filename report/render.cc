@@ -130,13 +130,23 @@ std::string TaskSummary(const OutputReport& o) {
       return absl::StrFormat("accuracy (%d labeled) float %s, quantized %s",
                              t.labeled, FormatPercent(t.float_accuracy),
                              FormatPercent(t.quant_accuracy));
-    case TaskKind::kSegmentation:
-      return absl::StrFormat(
+    case TaskKind::kSegmentation: {
+      std::string line = absl::StrFormat(
           "segmentation: mask agreement %s, mean IoU %s (%d classes)",
           std::isnan(t.mask_agreement)
               ? "n/a"
               : absl::StrFormat("%.2f%%", 100.0 * t.mask_agreement),
           FormatNumber(t.mean_iou), t.classes);
+      if (t.label_pixels > 0 || t.label_ignored > 0) {
+        absl::StrAppend(
+            &line, absl::StrFormat("; mIoU against the labels (%d pixels, %d "
+                                   "ignored) float %s, quantized %s",
+                                   t.label_pixels, t.label_ignored,
+                                   FormatNumber(t.float_label_miou),
+                                   FormatNumber(t.quant_label_miou)));
+      }
+      return line;
+    }
     case TaskKind::kLandmarks:
       return absl::StrFormat(
           "landmarks: point error mean %s, p95 %s (output units; %d points)",

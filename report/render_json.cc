@@ -75,6 +75,12 @@ json TaskJson(const TaskResult& t) {
       j["classes"] = t.classes;
       j["mask_agreement"] = Num(t.mask_agreement);
       j["mean_iou"] = Num(t.mean_iou);
+      if (t.label_pixels > 0 || t.label_ignored > 0) {
+        j["label_pixels"] = t.label_pixels;
+        j["label_ignored"] = t.label_ignored;
+        j["float_label_miou"] = Num(t.float_label_miou);
+        j["quant_label_miou"] = Num(t.quant_label_miou);
+      }
       break;
     case TaskKind::kLandmarks:
       j["point_stride"] = t.point_stride;

@@ -140,6 +140,9 @@ struct ReportOptions {
   // them in partial reports, so that only sums of the same labels merge.
   std::vector<int64_t> labels;
   std::string labels_fingerprint;
+  // --labels DIR: ground-truth masks of segmentation outputs, one a sample
+  // (label_masks.h); their fingerprint is made when they are found.
+  std::string label_dir;
 };
 
 absl::StatusOr<Report> BuildReport(const ir::Model& float_model,

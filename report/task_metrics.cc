@@ -48,8 +48,7 @@ void AddSegmentation(const OutputTask& task, const OutputValues& o,
                      TaskSums& s) {
   const std::vector<float>& f = *o.f;
   const std::vector<float>& q = *o.q;
-  // Channels: the last dim of [1, H, W, C]; a [1, H, W] map has one.
-  const int64_t c = o.shape.size() == 4 ? std::max<int64_t>(1, o.shape[3]) : 1;
+  const int64_t c = SegmentationChannels(o.shape);
   const int64_t classes = std::max<int64_t>(2, c);
   if (static_cast<int64_t>(s.intersection.size()) < classes) {
     s.intersection.resize(static_cast<size_t>(classes), 0);
@@ -57,14 +56,8 @@ void AddSegmentation(const OutputTask& task, const OutputValues& o,
   }
   const int64_t pixels = static_cast<int64_t>(f.size()) / c;
   for (int64_t p = 0; p < pixels; ++p) {
-    int64_t a, b;
-    if (c >= 2) {
-      a = ArgMaxOf(f.data() + p * c, c);
-      b = ArgMaxOf(q.data() + p * c, c);
-    } else {
-      a = Positive(f[static_cast<size_t>(p)], task.logits) ? 1 : 0;
-      b = Positive(q[static_cast<size_t>(p)], task.logits) ? 1 : 0;
-    }
+    const int64_t a = PixelClass(task, f.data() + p * c, c);
+    const int64_t b = PixelClass(task, q.data() + p * c, c);
     ++s.pixels;
     ++s.union_pixels[static_cast<size_t>(a)];
     if (a == b) {
@@ -228,6 +221,15 @@ void AddScore(const OutputTask& task, const OutputValues& o, TaskSums& s) {
 
 }  // namespace
 
+int64_t SegmentationChannels(const std::vector<int64_t>& shape) {
+  return shape.size() == 4 ? std::max<int64_t>(1, shape[3]) : 1;
+}
+
+int64_t PixelClass(const OutputTask& task, const float* v, int64_t channels) {
+  if (channels >= 2) return ArgMaxOf(v, channels);
+  return Positive(v[0], task.logits) ? 1 : 0;
+}
+
 void TaskSums::Merge(const TaskSums& o) {
   samples += o.samples;
   labeled += o.labeled;
@@ -243,6 +245,16 @@ void TaskSums::Merge(const TaskSums& o) {
     intersection[c] += o.intersection[c];
     union_pixels[c] += o.union_pixels[c];
   }
+  label_pixels += o.label_pixels;
+  label_ignored += o.label_ignored;
+  auto add = [](std::vector<uint64_t>& into, const std::vector<uint64_t>& v) {
+    if (into.size() < v.size()) into.resize(v.size(), 0);
+    for (size_t c = 0; c < v.size(); ++c) into[c] += v[c];
+  };
+  add(label_float_intersection, o.label_float_intersection);
+  add(label_float_union, o.label_float_union);
+  add(label_quant_intersection, o.label_quant_intersection);
+  add(label_quant_union, o.label_quant_union);
   points += o.points;
   point_error.Merge(o.point_error);
   point_errors.Merge(o.point_errors);
@@ -297,6 +309,18 @@ void AddTaskSample(const OutputTask& task, int output,
   ++sums.samples;
 }
 
+double MeanIou(const std::vector<uint64_t>& intersection,
+               const std::vector<uint64_t>& union_pixels) {
+  double iou = 0;
+  int used = 0;
+  for (size_t c = 0; c < intersection.size() && c < union_pixels.size(); ++c) {
+    if (union_pixels[c] == 0) continue;
+    iou += Ratio(intersection[c], union_pixels[c]);
+    ++used;
+  }
+  return used > 0 ? iou / used : TaskResult::kNaN;
+}
+
 double HistogramP95(const calibration::Histogram& h) {
   const uint64_t total = h.Total();
   if (total == 0) return TaskResult::kNaN;
@@ -324,14 +348,11 @@ TaskResult FinishTask(const OutputTask& task, const TaskSums& s) {
   r.pixels = s.pixels;
   r.classes = static_cast<int64_t>(s.intersection.size());
   r.mask_agreement = Ratio(s.pixels_agree, s.pixels);
-  double iou = 0;
-  int used = 0;
-  for (size_t c = 0; c < s.intersection.size(); ++c) {
-    if (s.union_pixels[c] == 0) continue;
-    iou += Ratio(s.intersection[c], s.union_pixels[c]);
-    ++used;
-  }
-  if (used > 0) r.mean_iou = iou / used;
+  r.mean_iou = MeanIou(s.intersection, s.union_pixels);
+  r.label_pixels = s.label_pixels;
+  r.label_ignored = s.label_ignored;
+  r.float_label_miou = MeanIou(s.label_float_intersection, s.label_float_union);
+  r.quant_label_miou = MeanIou(s.label_quant_intersection, s.label_quant_union);
   r.points = s.points;
   r.point_stride = task.point_stride;
   if (s.points > 0) {

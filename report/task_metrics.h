@@ -12,6 +12,9 @@
 //     after a sigmoid when the values are logits): the fraction of pixels
 //     whose class agrees, and the mean over classes of the IoU of the two
 //     models' masks of that class (classes neither model uses left out);
+//     with --labels DIR (label_masks.h), each model's mean over classes
+//     of the IoU of its mask with the ground truth's (classes neither uses
+//     left out), ignored pixels left out;
 //   landmarks: per point, the distance between the two models' (x, y), in
 //     the output's units; its mean, and its 95th percentile read from a
 //     histogram on calibration's grid (1/32 of a binade per bucket: the
@@ -49,6 +52,12 @@ struct TaskSums {
   // Segmentation; by class: pixels of both masks, of either.
   uint64_t pixels = 0, pixels_agree = 0;
   std::vector<uint64_t> intersection, union_pixels;
+  // Segmentation against --labels DIR: pixels with a class and ignored
+  // ones; by class, each model's pixels of both its mask and the truth's,
+  // of either.
+  uint64_t label_pixels = 0, label_ignored = 0;
+  std::vector<uint64_t> label_float_intersection, label_float_union,
+      label_quant_intersection, label_quant_union;
   // Landmarks: point errors.
   uint64_t points = 0;
   ExactSum point_error;
@@ -92,6 +101,8 @@ struct TaskResult {
   uint64_t pixels = 0;
   int64_t classes = 0;
   double mask_agreement = kNaN, mean_iou = kNaN;
+  uint64_t label_pixels = 0, label_ignored = 0;  // --labels DIR
+  double float_label_miou = kNaN, quant_label_miou = kNaN;
   uint64_t points = 0;
   int point_stride = 0;
   double point_error_mean = kNaN, point_error_p95 = kNaN;
@@ -101,6 +112,17 @@ struct TaskResult {
   double decision_agreement = kNaN, mean_abs_error = kNaN;
 };
 TaskResult FinishTask(const OutputTask& task, const TaskSums& sums);
+
+// Segmentation: a [1, H, W, C] output's C, else 1; the class of a pixel's
+// `channels` values (argmax over C >= 2; else 1 when the one value is
+// positive, 0 otherwise).
+int64_t SegmentationChannels(const std::vector<int64_t>& shape);
+int64_t PixelClass(const OutputTask& task, const float* v, int64_t channels);
+
+// The mean over classes with a union of intersection / union; NaN when
+// no class has one.
+double MeanIou(const std::vector<uint64_t>& intersection,
+               const std::vector<uint64_t>& union_pixels);
 
 // The 95th percentile (rank ceil(0.95 n)) of the histogram's values: the
 // upper edge of the bucket holding it; NaN when empty.

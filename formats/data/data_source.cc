@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <utility>
 
@@ -549,6 +550,14 @@ std::string SampleSource::SampleName(int64_t index) const {
     parts.push_back(std::move(name));
   }
   return absl::StrJoin(parts, ", ");
+}
+
+std::string SampleSource::SampleStem(int64_t index) const {
+  if (index < 0 || index >= size_ || inputs_.empty()) return "";
+  const auto [seg, local] = Locate(0, index);
+  std::string stem = std::filesystem::path(seg->path).stem().string();
+  if (seg->count > 1) absl::StrAppend(&stem, "_", local);
+  return stem;
 }
 
 std::vector<std::string> SampleSource::FilePaths() const {

@@ -73,6 +73,11 @@ class SampleSource {
   // Where sample `index` comes from, e.g. "imgs/cat.jpg" or
   // "image=x.npy[3], mask=m.npy[3]" (file labels relative to their spec).
   std::string SampleName(int64_t index) const;
+  // The stem of the file sample `index` of the first input comes from
+  // ("imgs/cat.jpg": "cat"), with "_K" added when that file holds several
+  // samples (K: the sample's index in it). Names per-sample side files
+  // such as segmentation masks (report --labels DIR).
+  std::string SampleStem(int64_t index) const;
 
   // 16 hex digits identifying the data set and the preprocessing options:
   // FNV-1a 64 over each spec (its NAME, kind and last path component) and

@@ -28,7 +28,7 @@ TEST(MaskedReportTest, SentinelsAreCountedLeftOutAndMergeExactly) {
   const std::string model = p + "masked_attention.tflite";
   testing::CommandResult r =
       RunCommand(QforgeBinary() + " -q quantize " + model + data + " -o " +
-                 dir + "/ma.tflite");
+                 dir + "/ma.tflite --keep-integer");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string report =
       QforgeBinary() + " -q report " + model + " " + dir + "/ma.tflite" + data;
