@@ -109,8 +109,8 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
   }
   if (!between.empty()) {
     std::fprintf(stderr,
-                 "  float between those: %s (no QUANTIZE/DEQUANTIZE between "
-                 "float convs)\n",
+                 "  float with them: %s (XNNPACK's sparse kernels run only "
+                 "in a float graph)\n",
                  grouped(between).c_str());
   }
   if (!o.folded.empty()) {

@@ -8,7 +8,6 @@
 #include "base/status_macros.h"
 #include "ir/graph.h"
 #include "quantizer/folded_model.h"
-#include "quantizer/graph_edit.h"
 #include "quantizer/plan.h"
 #include "quantizer/quantize.h"
 #include "quantizer/sparse_weights.h"
@@ -17,84 +16,6 @@
 #include "runtime/legality.h"
 
 namespace qforge::pipeline {
-
-namespace {
-
-// The int8 ops between float ones: each connected group of `eligible` ops
-// not in `in_float` (connected through the tensors one writes and another
-// reads) whose every other producer and consumer is float, and that reads
-// no model input and writes no model output. Rules keeping them float.
-template <typename Eligible>
-std::vector<quantizer::PrecisionRule> FloatBetween(
-    const ir::Model& model, const std::vector<bool>& in_float,
-    const Eligible& eligible) {
-  const ir::Subgraph& sg = model.subgraphs[0];
-  const size_t n = in_float.size();
-  const ir::Graph graph(sg);
-  std::vector<int> group(n, -1);
-  std::vector<std::vector<size_t>> groups;
-  auto candidate = [&](int j) {
-    return j >= 0 && static_cast<size_t>(j) < n &&
-           !in_float[static_cast<size_t>(j)] &&
-           eligible(static_cast<size_t>(j));
-  };
-  for (size_t start = 0; start < n; ++start) {
-    if (!candidate(static_cast<int>(start)) || group[start] >= 0) continue;
-    const int g = static_cast<int>(groups.size());
-    groups.emplace_back();
-    std::vector<size_t> stack = {start};
-    group[start] = g;
-    bool closed = true;
-    while (!stack.empty()) {
-      const size_t j = stack.back();
-      stack.pop_back();
-      groups.back().push_back(j);
-      const ir::Operator& op = sg.operators[j];
-      std::vector<int> neighbours;
-      for (int32_t t : op.inputs) {
-        if (t < 0 ||
-            quantizer::IsConstant(model, sg.tensors[static_cast<size_t>(t)])) {
-          continue;
-        }
-        const int p = graph.producer(t);
-        if (p < 0) closed = false;  // a model input
-        neighbours.push_back(p);
-      }
-      for (int32_t t : op.outputs) {
-        if (t < 0) continue;
-        if (std::find(sg.outputs.begin(), sg.outputs.end(), t) !=
-            sg.outputs.end()) {
-          closed = false;
-        }
-        for (int c : graph.consumers(t)) neighbours.push_back(c);
-      }
-      for (int k : neighbours) {
-        if (k < 0 || static_cast<size_t>(k) >= n) continue;
-        if (candidate(k)) {
-          if (group[static_cast<size_t>(k)] < 0) {
-            group[static_cast<size_t>(k)] = g;
-            stack.push_back(static_cast<size_t>(k));
-          }
-        } else if (!in_float[static_cast<size_t>(k)]) {
-          closed = false;  // an integer op that is not a candidate
-        }
-      }
-    }
-    if (!closed) groups.back().clear();
-  }
-  std::vector<size_t> ops;
-  for (const std::vector<size_t>& g : groups) {
-    ops.insert(ops.end(), g.begin(), g.end());
-  }
-  std::sort(ops.begin(), ops.end());
-  std::vector<quantizer::PrecisionRule> rules;
-  for (size_t j : ops) {
-    rules.push_back({std::to_string(j), "float", kSparseBetweenReason});
-  }
-  return rules;
-}
-
-}  // namespace
 
 absl::StatusOr<FastPathPlan> PlanForFastPath(
     const ir::Model& work, const calibration::StatsFile* stats,
@@ -187,78 +108,57 @@ absl::StatusOr<FastPathPlan> PlanForFastPath(
     }
   }
   // Sparse convolutions: XNNPACK's sparse float kernels against its dense
-  // int8 ones, all of them at once; then with the int8 ops between them
-  // float too, whose converters would cost more than their int8 saves.
+  // int8 ones. They run only in a float graph (runtime/latency.h), so the
+  // trial keeps every integer op float, the sparse convolutions with their
+  // sparse weights.
   const quantizer::SparseChains sparse = quantizer::FindSparseChains(work);
   if (sparse.empty()) return plan;
   const size_t n = std::min(asked.op_choices.size(), fsg.operators.size());
-  auto eligible = [&](size_t j) {
+  std::vector<quantizer::PrecisionRule> sparse_rules, with_rules;
+  for (size_t j = 0; j < n; ++j) {
     const quantizer::QuantizeResult::OpChoice& c = asked.op_choices[j];
-    return (c.precision == "int8" || c.precision == "int4") &&
-           !(j < requests.size() && requests[j].has_value()) &&
-           !touches_integer_io(fsg.operators[j]);
-  };
-  // The 1x1 CONV_2Ds with sparse weights (the ones XNNPACK's sparse
-  // kernels compute: runtime/latency.h).
-  std::vector<bool> in_float(n, false);
-  for (size_t j = 0; j < n; ++j) {
     const ir::Operator& op = fsg.operators[j];
+    if (c.precision == "float") continue;
+    if ((j < requests.size() && requests[j].has_value()) ||
+        touches_integer_io(op)) {
+      return plan;  // asked integer: the graph cannot be float
+    }
     const ir::OpInfo& info = ir::GetOpInfo(op.kind);
-    in_float[j] = asked.op_choices[j].precision == "float";
-    if (!eligible(j) || info.weight_input < 0 ||
-        info.weight_layout != ir::WeightLayout::kConv ||
-        static_cast<size_t>(info.weight_input) >= op.inputs.size()) {
-      continue;
+    bool sparse_conv = false;
+    if (info.weight_input >= 0 &&
+        info.weight_layout == ir::WeightLayout::kConv &&
+        static_cast<size_t>(info.weight_input) < op.inputs.size()) {
+      const int32_t w = op.inputs[static_cast<size_t>(info.weight_input)];
+      const std::vector<int32_t>& shape =
+          fsg.tensors[static_cast<size_t>(w)].shape;
+      sparse_conv = sparse.count(w) > 0 && shape.size() == 4 && shape[1] == 1 &&
+                    shape[2] == 1;
     }
-    const int32_t w = op.inputs[static_cast<size_t>(info.weight_input)];
-    const std::vector<int32_t>& shape =
-        fsg.tensors[static_cast<size_t>(w)].shape;
-    if (sparse.count(w) && shape.size() == 4 && shape[1] == 1 &&
-        shape[2] == 1) {
-      in_float[j] = true;
-      plan.sparse_ops.push_back(
-          absl::StrCat("op ", j, " ", asked.op_choices[j].op));
-    }
-  }
-  if (plan.sparse_ops.empty()) return plan;
-  std::vector<quantizer::PrecisionRule> sparse_rules;
-  for (size_t j = 0; j < n; ++j) {
-    if (in_float[j] && asked.op_choices[j].precision != "float") {
+    if (sparse_conv) {
       sparse_rules.push_back({std::to_string(j), "float", kSparseFloatReason});
+      plan.sparse_ops.push_back(absl::StrCat("op ", j, " ", c.op));
+    } else {
+      with_rules.push_back({std::to_string(j), "float", kSparseBetweenReason});
     }
   }
-  const std::vector<quantizer::PrecisionRule> between_rules =
-      FloatBetween(folded.model(), in_float, eligible);
-  double best = plan.ms_after;
-  std::vector<quantizer::PrecisionRule> chosen;
-  for (int grown = 0; grown < 2; ++grown) {
-    if (grown == 1 && between_rules.empty()) break;
-    trial = options;
-    trial.rules.insert(trial.rules.end(), plan.rules.begin(), plan.rules.end());
-    trial.rules.insert(trial.rules.end(), sparse_rules.begin(),
-                       sparse_rules.end());
-    if (grown == 1) {
-      trial.rules.insert(trial.rules.end(), between_rules.begin(),
-                         between_rules.end());
-    }
-    ASSIGN_OR_RETURN(const quantizer::QuantizeResult kept,
-                     quantizer::Quantize(work, stats, trial));
-    const double after = runtime::EstimateLitertLatency(kept.model).ms;
-    if (after < best) {
-      best = after;
-      chosen.assign(
-          trial.rules.begin() +
-              static_cast<ptrdiff_t>(options.rules.size() + plan.rules.size()),
-          trial.rules.end());
-      plan.between_ops = grown == 1 ? between_rules.size() : 0;
-    }
-  }
-  if (chosen.empty()) {
+  if (sparse_rules.empty()) return plan;
+  trial = options;
+  trial.rules.insert(trial.rules.end(), sparse_rules.begin(),
+                     sparse_rules.end());
+  trial.rules.insert(trial.rules.end(), with_rules.begin(), with_rules.end());
+  ASSIGN_OR_RETURN(const quantizer::QuantizeResult kept,
+                   quantizer::Quantize(work, stats, trial));
+  const double after = runtime::EstimateLitertLatency(kept.model).ms;
+  if (after >= plan.ms_after) {
     plan.sparse_ops.clear();
     return plan;
   }
-  plan.ms_after = best;
-  plan.rules.insert(plan.rules.end(), chosen.begin(), chosen.end());
+  // Replaces the plan so far: every op is float now.
+  plan.ops.clear();
+  plan.rules = sparse_rules;
+  plan.rules.insert(plan.rules.end(), with_rules.begin(), with_rules.end());
+  plan.between_ops = with_rules.size();
+  plan.ms_after = after;
   return plan;
 }
 

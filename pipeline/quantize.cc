@@ -567,8 +567,8 @@ absl::StatusOr<quantizer::QuantizeResult> QuantizeForRuntime(
   if (!fast.sparse_ops.empty()) {
     run.hooks.Note(absl::StrFormat(
         "runtime litert: %zu sparse convolutions kept float, where XNNPACK "
-        "runs them with sparse kernels (%s%s), and %zu integer ops between "
-        "them: estimated %.3f -> %.3f ms",
+        "runs them with sparse kernels (%s%s), and %zu ops with them (those "
+        "kernels run only in a float graph): estimated %.3f -> %.3f ms",
         fast.sparse_ops.size(), fast.sparse_ops.front(),
         fast.sparse_ops.size() > 1 ? ", ..." : "", fast.between_ops,
         fast.ms_before, fast.ms_after));

@@ -165,6 +165,14 @@ LatencyEstimate EstimateLitertLatency(const ir::Model& model) {
     }
     forms.push_back(std::move(form));
   }
+  // XNNPACK's sparse kernels run in its NCHW rewrite of the delegated
+  // graph, a float cluster from the first 3x3 stride-2 convolution on to the
+  // final pooling: an integer op in the graph breaks it, and the
+  // convolutions run dense.
+  bool whole_float = true;
+  for (const OpForm& form : forms) {
+    whole_float = whole_float && TypeOf(form) == CostType::kFloat32;
+  }
   bool in_partition = false;
   for (size_t i = 0; i < sg.operators.size(); ++i) {
     const ir::Operator& op = sg.operators[i];
@@ -178,11 +186,11 @@ LatencyEstimate EstimateLitertLatency(const ir::Model& model) {
         l.xnnpack && !op.outputs.empty() && widened.count(op.outputs[0]) > 0;
     l.type = TypeOf(form);
     l.macs = Macs(form);
-    // XNNPACK's sparse float kernels (its NCHW rewrite of a subgraph with
+    // XNNPACK's sparse float kernels (its NCHW rewrite of a graph with
     // sparse weights: XNN_FLAG_HINT_SPARSE_INFERENCE) compute the 1x1
     // convolutions with their stored weights only.
     const ir::OpInfo& info = ir::GetOpInfo(op.kind);
-    if (l.xnnpack && l.type == CostType::kFloat32 && info.weight_input >= 0 &&
+    if (whole_float && l.xnnpack && info.weight_input >= 0 &&
         info.weight_layout == ir::WeightLayout::kConv &&
         static_cast<size_t>(info.weight_input) < op.inputs.size()) {
       const int32_t w = op.inputs[static_cast<size_t>(info.weight_input)];

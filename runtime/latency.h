@@ -6,9 +6,10 @@
 // its size (multiply-accumulates, elements read and written); each
 // XNNPACK partition adds a fixed cost. A DEQUANTIZE of constant weights
 // costs nothing when XNNPACK folds it at prepare time, nor does a DENSIFY
-// of sparse weights (unpacked at init); a float 1x1 convolution with such
-// weights counts the multiply-accumulates of its stored weights only, as
-// XNNPACK's sparse kernels compute.
+// of sparse weights (unpacked at init); in a model that computes in float
+// only, a 1x1 convolution with such weights counts the multiply-accumulates
+// of its stored weights only, as XNNPACK's sparse kernels compute (they run
+// only where the whole graph is float).
 //
 // The coefficients are fitted to LiteRT.js timings of corpus models in
 // float32, int8, int16x8 and float16 forms (bench/latency/fit.mjs, which
@@ -53,8 +54,9 @@ struct OpLatency {
   std::string op;        // display name
   bool xnnpack = false;  // on LiteRT's fast path
   bool folded = false;   // a constant DEQUANTIZE XNNPACK folds: free
-  // A float 1x1 convolution with sparse weights (behind DENSIFY), which
-  // XNNPACK runs with its sparse kernels: `macs` counts the stored weights.
+  // A 1x1 convolution with sparse weights (behind DENSIFY) in a float-only
+  // model, which XNNPACK runs with its sparse kernels: `macs` counts the
+  // stored weights.
   bool sparse = false;
   std::string why_builtin;  // when not on XNNPACK: the delegate's reason
   CostType type = CostType::kFloat32;

@@ -132,8 +132,20 @@ TEST(SparseTest, Int8OpsKeptFloatGetTheirSparseWeightsBack) {
   for (size_t t = 0; t < m->subgraphs[0].tensors.size(); ++t) {
     stats.tensors.push_back(testing::RangeStats(static_cast<int>(t), -1, 1));
   }
+  // Only the convolutions float: the sparse weights come back, but XNNPACK
+  // runs no sparse kernel in a graph with integer ops.
+  QuantizeOptions mixed;
+  mixed.rules.push_back({"CONV_2D", "float", "test"});
+  absl::StatusOr<QuantizeResult> rm = Quantize(*m, &stats, mixed);
+  ASSERT_TRUE(rm.ok()) << rm.status();
+  EXPECT_EQ(Count(rm->model, OpKind::kDensify), 46);
+  for (const runtime::OpLatency& l :
+       runtime::EstimateLitertLatency(rm->model).ops) {
+    EXPECT_FALSE(l.sparse) << l.op_index;
+  }
+  // Every op float.
   QuantizeOptions o;
-  o.rules.push_back({"CONV_2D", "float", "test"});
+  o.rules.push_back({"re:.*", "float", "test"});
   absl::StatusOr<QuantizeResult> r = Quantize(*m, &stats, o);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(Count(r->model, OpKind::kDensify), 46);
@@ -148,7 +160,8 @@ TEST(SparseTest, Int8OpsKeptFloatGetTheirSparseWeightsBack) {
   EXPECT_EQ(sparse, 46);
   EXPECT_TRUE(ir::ValidateModel(r->model).ok());
   // LiteRT unpacks them at init: the DENSIFY and DEQUANTIZE are free, the
-  // float convolutions on XNNPACK count their stored weights only.
+  // convolutions of the float graph on XNNPACK count their stored weights
+  // only.
   const runtime::LatencyEstimate est = runtime::EstimateLitertLatency(r->model);
   int sparse_convs = 0;
   for (const runtime::OpLatency& l : est.ops) {
