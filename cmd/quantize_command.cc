@@ -66,8 +66,16 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
                  o.calibrated_here ? "--data" : "--stats");
   }
   // Ops kept float for LiteRT's fast path say so in one line, by type.
-  std::map<std::string, int> for_speed;
+  std::map<std::string, int> for_speed, sparse, between;
   for (const quantizer::KeptFloat& k : o.kept_float) {
+    if (k.reason.find(pipeline::kSparseFloatReason) != std::string::npos) {
+      ++sparse[k.op_name];
+      continue;
+    }
+    if (k.reason.find(pipeline::kSparseBetweenReason) != std::string::npos) {
+      ++between[k.op_name];
+      continue;
+    }
     if (k.reason.find(pipeline::kFastPathFloatReason) != std::string::npos) {
       ++for_speed[k.op_name];
       continue;
@@ -83,6 +91,39 @@ void PrintSummary(const pipeline::QuantizeOutcome& o) {
     std::fprintf(stderr,
                  "  float where XNNPACK runs them faster: %s "
                  "(--keep-integer: integer)\n",
+                 ops.c_str());
+  }
+  auto grouped = [](const std::map<std::string, int>& by_type) {
+    std::string ops;
+    for (const auto& [op, n] : by_type) {
+      absl::StrAppend(&ops, ops.empty() ? "" : ", ", op, " x", n);
+    }
+    return ops;
+  };
+  if (!sparse.empty()) {
+    std::fprintf(stderr,
+                 "  float with their sparse weights: %s (XNNPACK runs these "
+                 "sparse convs in float with sparse kernels; int8 has no "
+                 "sparse kernel; --keep-integer: integer)\n",
+                 grouped(sparse).c_str());
+  }
+  if (!between.empty()) {
+    std::fprintf(stderr,
+                 "  float with them: %s (XNNPACK's sparse kernels run only "
+                 "in a float graph)\n",
+                 grouped(between).c_str());
+  }
+  if (!o.folded.empty()) {
+    // By type: "RELU x17".
+    std::map<std::string, int> by_type;
+    for (const auto& f : o.folded) ++by_type[f.op];
+    std::string ops;
+    for (const auto& [op, n] : by_type) {
+      absl::StrAppend(&ops, ops.empty() ? "" : ", ", op, " x", n);
+    }
+    std::fprintf(stderr,
+                 "  folded into the op before them: %s (exact in int8: no "
+                 "op, no QUANTIZE/DEQUANTIZE for them)\n",
                  ops.c_str());
   }
   for (const quantizer::Repair& r : o.repairs) {

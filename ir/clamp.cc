@@ -48,4 +48,27 @@ Activation FusedActivationOf(const Options& options) {
       options);
 }
 
+std::optional<Activation> FusedActivationWithClamp(const ClampRange& clamp) {
+  for (Activation a :
+       {Activation::kRelu, Activation::kRelu6, Activation::kReluN1To1}) {
+    const std::optional<ClampRange> c = FusedActivationClamp(a);
+    if (c.has_value() && c->lo == clamp.lo && c->hi == clamp.hi) return a;
+  }
+  return std::nullopt;
+}
+
+bool SetFusedActivation(Options& options, Activation activation) {
+  return std::visit(
+      [activation](auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (HasActivation<T>::value) {
+          o.activation = static_cast<decltype(o.activation)>(activation);
+          return true;
+        } else {
+          return false;
+        }
+      },
+      options);
+}
+
 }  // namespace qforge::ir

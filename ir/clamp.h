@@ -36,6 +36,14 @@ std::optional<ClampRange> FusedActivationClamp(Activation activation);
 // kNone for options without one.
 Activation FusedActivationOf(const Options& options);
 
+// The fused activation whose clamp is `clamp` (RELU, RELU6, RELU_N1_TO_1);
+// nullopt when none is (RELU_0_TO_1, or an unbounded clamp).
+std::optional<Activation> FusedActivationWithClamp(const ClampRange& clamp);
+
+// Sets the fused activation of `options`; false (nothing set) when the
+// options type has no such field.
+bool SetFusedActivation(Options& options, Activation activation);
+
 }  // namespace qforge::ir
 
 #endif  // QFORGE_IR_CLAMP_H_

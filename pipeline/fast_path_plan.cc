@@ -10,6 +10,7 @@
 #include "quantizer/folded_model.h"
 #include "quantizer/plan.h"
 #include "quantizer/quantize.h"
+#include "quantizer/sparse_weights.h"
 #include "runtime/fast_path.h"
 #include "runtime/latency.h"
 #include "runtime/legality.h"
@@ -124,18 +125,78 @@ absl::StatusOr<FastPathPlan> PlanForFastPath(
     trial.rules.push_back({std::to_string(j), "float", kFastPathFloatReason});
     plan.ops.push_back(absl::StrCat("op ", j, " ", asked.op_choices[j].op));
   }
-  if (plan.ops.empty()) return plan;
+  if (!plan.ops.empty()) {
+    ASSIGN_OR_RETURN(const quantizer::QuantizeResult kept,
+                     quantizer::Quantize(work, stats, trial));
+    const double after = runtime::EstimateLitertLatency(kept.model).ms;
+    if (after < before.ms) {
+      plan.ms_after = after;
+      plan.rules.assign(
+          trial.rules.end() - static_cast<ptrdiff_t>(plan.ops.size()),
+          trial.rules.end());
+    } else {
+      plan.ops.clear();
+    }
+  }
+  // Sparse convolutions: XNNPACK's sparse float kernels against its dense
+  // int8 ones. They run only in a float graph (runtime/latency.h), so the
+  // trial keeps every integer op float, the sparse convolutions with their
+  // sparse weights.
+  const quantizer::SparseChains sparse = quantizer::FindSparseChains(work);
+  if (sparse.empty()) return plan;
+  const size_t n = std::min(asked.op_choices.size(), fsg.operators.size());
+  std::vector<quantizer::PrecisionRule> sparse_rules, with_rules;
+  for (size_t j = 0; j < n; ++j) {
+    const quantizer::QuantizeResult::OpChoice& c = asked.op_choices[j];
+    const ir::Operator& op = fsg.operators[j];
+    if (c.precision == "float") continue;
+    if ((j < requests.size() && requests[j].has_value()) ||
+        touches_integer_io(op)) {
+      return plan;  // asked integer: the graph cannot be float
+    }
+    const ir::OpInfo& info = ir::GetOpInfo(op.kind);
+    bool sparse_conv = false;
+    if (info.weight_input >= 0 &&
+        info.weight_layout == ir::WeightLayout::kConv &&
+        static_cast<size_t>(info.weight_input) < op.inputs.size()) {
+      const int32_t w = op.inputs[static_cast<size_t>(info.weight_input)];
+      const std::vector<int32_t>& shape =
+          fsg.tensors[static_cast<size_t>(w)].shape;
+      sparse_conv = sparse.count(w) > 0 && shape.size() == 4 && shape[1] == 1 &&
+                    shape[2] == 1;
+    }
+    if (sparse_conv) {
+      sparse_rules.push_back({std::to_string(j), "float", kSparseFloatReason});
+      plan.sparse_ops.push_back(absl::StrCat("op ", j, " ", c.op));
+    } else {
+      with_rules.push_back({std::to_string(j), "float", kSparseBetweenReason});
+    }
+  }
+  if (sparse_rules.empty()) return plan;
+  trial = options;
+  trial.rules.insert(trial.rules.end(), sparse_rules.begin(),
+                     sparse_rules.end());
+  trial.rules.insert(trial.rules.end(), with_rules.begin(), with_rules.end());
   ASSIGN_OR_RETURN(const quantizer::QuantizeResult kept,
                    quantizer::Quantize(work, stats, trial));
   const double after = runtime::EstimateLitertLatency(kept.model).ms;
-  if (after >= before.ms) {
-    plan.ops.clear();
+  if (after >= plan.ms_after) {
+    plan.sparse_ops.clear();
     return plan;
   }
+  // Replaces the plan so far: every op is float now.
+  plan.ops.clear();
+  plan.rules = sparse_rules;
+  plan.rules.insert(plan.rules.end(), with_rules.begin(), with_rules.end());
+  plan.between_ops = with_rules.size();
   plan.ms_after = after;
-  plan.rules.assign(trial.rules.end() - static_cast<ptrdiff_t>(plan.ops.size()),
-                    trial.rules.end());
   return plan;
+}
+
+bool KeptFloatForSpeed(const std::string& reason) {
+  return reason.find(kFastPathFloatReason) != std::string::npos ||
+         reason.find(kSparseFloatReason) != std::string::npos ||
+         reason.find(kSparseBetweenReason) != std::string::npos;
 }
 
 }  // namespace qforge::pipeline

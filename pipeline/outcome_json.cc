@@ -107,8 +107,7 @@ std::string QuantizeOutcomeJson(const QuantizeJob& job,
     kept.push_back({{"op_index", k.op_index},
                     {"op", k.op_name},
                     {"reason", k.reason},
-                    {"fast_path", k.reason.find(kFastPathFloatReason) !=
-                                      std::string::npos}});
+                    {"fast_path", KeptFloatForSpeed(k.reason)}});
   }
   j["kept_float"] = std::move(kept);
   OJson repairs = OJson::array();

@@ -597,16 +597,30 @@ absl::StatusOr<quantizer::QuantizeResult> QuantizeForRuntime(
     RETURN_IF_ERROR(KeepDetectorHeadFloat(run));
     ASSIGN_OR_RETURN(fast, PlanForFastPath(run.work, stats, options));
   }
-  if (!fast.ops.empty()) {
+  if (!fast.rules.empty()) {
     options.rules.insert(options.rules.end(), fast.rules.begin(),
                          fast.rules.end());
+    outcome.latency.emplace();
+  }
+  if (!fast.ops.empty()) {
     run.hooks.Note(absl::StrFormat(
         "runtime litert: %zu ops kept float, where XNNPACK runs them "
         "(%s%s): estimated %.3f -> %.3f ms",
         fast.ops.size(), fast.ops.front(), fast.ops.size() > 1 ? ", ..." : "",
         fast.ms_before, fast.ms_after));
-    outcome.latency.emplace();
     outcome.latency->kept_float_for_speed = fast.ops;
+  }
+  if (!fast.sparse_ops.empty()) {
+    run.hooks.Note(absl::StrFormat(
+        "runtime litert: %zu sparse convolutions kept float, where XNNPACK "
+        "runs them with sparse kernels (%s%s), and %zu ops with them (those "
+        "kernels run only in a float graph): estimated %.3f -> %.3f ms",
+        fast.sparse_ops.size(), fast.sparse_ops.front(),
+        fast.sparse_ops.size() > 1 ? ", ..." : "", fast.between_ops,
+        fast.ms_before, fast.ms_after));
+    outcome.latency->kept_float_for_speed.insert(
+        outcome.latency->kept_float_for_speed.end(), fast.sparse_ops.begin(),
+        fast.sparse_ops.end());
   }
   return quantizer::Quantize(run.work, stats, options);
 }
@@ -702,6 +716,7 @@ absl::Status WriteOutputs(Run& run, quantizer::QuantizeResult result,
   outcome.ops_quantized = result.ops_quantized;
   outcome.repairs = result.repairs;
   outcome.op_choices = result.op_choices;
+  outcome.folded = result.folded;
   for (quantizer::KeptFloat k : result.kept_float) {
     k.reason = ExplainKeptFloat(run.model(), k);
     outcome.kept_float.push_back(std::move(k));

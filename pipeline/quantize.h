@@ -79,6 +79,8 @@ struct QuantizeOutcome {
   // The form each op took (int8 / int16x8 schemes), by the folded op
   // index (quantizer/folded_model.h).
   std::vector<quantizer::QuantizeResult::OpChoice> op_choices;
+  // Standalone activations folded into the op before them, same numbering.
+  std::vector<quantizer::QuantizeResult::Folded> folded;
   // The samples the statistics saw (calibrated on --data's fitting
   // samples, or read from --stats); 0 when the scheme needs none.
   uint64_t calibration_samples = 0;

@@ -109,6 +109,15 @@ struct QuantizeResult {
     std::string output;     // first output's name
   };
   std::vector<OpChoice> op_choices;
+  // Standalone activations folded into the op before them
+  // (quantizer/fold_activations.h), by the op indices of op_choices.
+  struct Folded {
+    int op_index;      // the activation
+    std::string op;    // its type ("RELU")
+    int into_index;    // the producer that now applies it
+    std::string into;  // its type ("CONV_2D")
+  };
+  std::vector<Folded> folded;
 };
 
 }  // namespace qforge::quantizer

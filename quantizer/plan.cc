@@ -10,6 +10,7 @@
 #include "base/status_macros.h"
 #include "calibration/range.h"
 #include "ir/graph.h"
+#include "quantizer/fold_activations.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/largest_values.h"
 #include "quantizer/planner.h"
@@ -191,10 +192,17 @@ absl::Status Planner::PlanOp(size_t i, const OpQuantSpec& spec, OpPlan& op) {
     ActParams out;
     switch (spec.output) {
       case OutputRule::kOwnRange: {
-        auto r = output_range_.find({static_cast<int>(i), static_cast<int>(k)});
-        out = ParamsOf(
-            o, precision,
-            r != output_range_.end() ? r->second : StatsRange(o, precision));
+        // The range of the activation folded into the op (exact: it clamps
+        // where the op's int8 output would clamp anyway).
+        const int fold = i < fold_into_.size() ? fold_into_[i] : -1;
+        const int at = fold >= 0 ? fold : static_cast<int>(i);
+        const int32_t ranged =
+            fold >= 0 ? sg_.operators[static_cast<size_t>(fold)].outputs[0] : o;
+        auto r = output_range_.find({at, static_cast<int>(k)});
+        out =
+            ParamsOf(ranged, precision,
+                     r != output_range_.end() ? r->second
+                                              : StatsRange(ranged, precision));
         break;
       }
       case OutputRule::kSharedInputs:
@@ -323,6 +331,24 @@ std::string Planner::Illegal(size_t i, const OpQuantSpec& spec,
 absl::Status Planner::Plan(QuantPlan& plan) {
   available_.clear();
   for (const auto& [t, p] : plan.integer_inputs) available_[t] = p;
+  // An int8 op feeding an int8 standalone activation takes the
+  // activation's output parameters (fold_activations.h). As planned so
+  // far: when the activation ends float, the next pass plans without.
+  fold_into_.assign(plan.ops.size(), -1);
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    if (plan.ops[i].precision != Precision::kInt8) continue;
+    const int a = FoldableActivation(sg_, graph_, i);
+    if (a < 0 || plan.ops[static_cast<size_t>(a)].precision != Precision::kInt8)
+      continue;
+    const std::optional<OpQuantSpec> p = GetOpQuantSpec(sg_.operators[i].kind);
+    const std::optional<OpQuantSpec> s =
+        GetOpQuantSpec(sg_.operators[static_cast<size_t>(a)].kind);
+    const int32_t z = sg_.operators[static_cast<size_t>(a)].outputs[0];
+    if (p.has_value() && s.has_value() && p->output == OutputRule::kOwnRange &&
+        s->output == OutputRule::kOwnRange && HasStats(z)) {
+      fold_into_[i] = a;
+    }
+  }
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     OpPlan& op = plan.ops[i];
     if (op.precision == Precision::kFloat) continue;

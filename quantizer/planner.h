@@ -137,6 +137,10 @@ class Planner {
   std::map<int32_t, calibration::Range> repaired_;
   std::vector<std::vector<std::string>> range_notes_;
   std::map<int32_t, ActParams> available_;
+  // Per op: the standalone activation (both int8) whose output parameters
+  // its output takes, so that the activation folds into it exactly
+  // (quantizer/fold_activations.h); -1 for none.
+  std::vector<int> fold_into_;
 };
 
 }  // namespace qforge::quantizer::plan_internal

@@ -1,6 +1,7 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "quantizer/quantize.h"
 
+#include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -8,11 +9,13 @@
 #include "base/status_macros.h"
 #include "ir/compact.h"
 #include "ir/validate.h"
+#include "quantizer/fold_activations.h"
 #include "quantizer/folded_model.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/op_version.h"
 #include "quantizer/plan.h"
 #include "quantizer/rewrite.h"
+#include "quantizer/sparse_weights.h"
 #include "quantizer/weight_forms.h"
 #include "quantizer/weight_only_pass.h"
 
@@ -160,6 +163,32 @@ absl::Status Float16Weights(
   return Float16Pass(result.model, keep, scratch);
 }
 
+// Records the folded activations by the planned (folded float) model's op
+// indices: the producer wrote the activation's input there too, under the
+// same name, and the activation is the op reading it.
+void FoldedActivations(const std::vector<ir::Operator>& planned,
+                       const std::vector<FoldedActivation>& folded,
+                       QuantizeResult& result) {
+  if (folded.empty()) return;
+  std::map<std::string, size_t> writer;  // first output's name -> op
+  for (size_t i = 0; i < planned.size() && i < result.op_choices.size(); ++i) {
+    writer.emplace(result.op_choices[i].output, i);
+  }
+  for (const FoldedActivation& f : folded) {
+    auto p = writer.find(f.input);
+    if (p == writer.end() || planned[p->second].outputs.empty()) continue;
+    const int32_t t = planned[p->second].outputs[0];
+    for (size_t i = p->second + 1; i < planned.size(); ++i) {
+      const std::vector<int32_t>& in = planned[i].inputs;
+      if (in.size() == 1 && in[0] == t) {
+        result.folded.push_back(
+            {static_cast<int>(i), f.op, static_cast<int>(p->second), f.into});
+        break;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 absl::Status CheckFloatModel(const ir::Model& model) {
@@ -207,7 +236,9 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
   QuantizeResult result;
   result.model = model;
   std::set<int32_t> from_half;
+  SparseChains sparse;
   if (options.scheme != Scheme::kFloat16) {
+    sparse = FindSparseChains(result.model);
     RETURN_IF_ERROR(FoldCompressedWeights(result.model, from_half));
   }
   ASSIGN_OR_RETURN(const std::vector<std::optional<UserRequest>> requests,
@@ -231,8 +262,11 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       const std::vector<ir::Operator> planned =
           result.model.subgraphs[0].operators;
       RETURN_IF_ERROR(ApplyPlan(result.model, plan, pass_options, result));
+      RestoreSparseWeights(result.model, sparse, from_half);
       RETURN_IF_ERROR(
           Float16Weights(planned, plan, requests, options, from_half, result));
+      FoldedActivations(planned, FoldActivations(result.model, options.runtime),
+                        result);
       if (u8_in || u8_out) AddUint8Borders(result.model, u8_in, u8_out);
       if (options.runtime == runtime::Runtime::kArmnn) {
         AddZeroFloatBiases(result.model, options.runtime);

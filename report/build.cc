@@ -22,6 +22,7 @@
 #include "calibration/scan.h"
 #include "ir/compressed_weights.h"
 #include "ir/graph.h"
+#include "ir/op_kind.h"
 #include "report/attribution.h"
 #include "report/class_output.h"
 #include "report/compare_plan.h"
@@ -629,13 +630,31 @@ absl::StatusOr<Report> FinishReport(const ir::Model& float_model,
     const ir::Tensor& qt = qsg.tensors[slot.q_tensor];
     l.name = qt.name;
     l.float_name = MatchFloatName(qt.name, float_by_name);
+    l.op_index = q_graph.producer(slot.q_tensor);
     if (auto w = layout.float_writer.find(l.float_name);
         w != layout.float_writer.end()) {
-      l.float_op = w->second.first;
+      std::pair<int, int> writer = w->second;
+      // A standalone activation the quantizer folded into the op before it
+      // (quantizer/fold_activations.h): that op writes the activation's
+      // output, and the layer, its noise and a suggestion for it are the
+      // producer's.
+      const ir::Operator& fw =
+          fsg.operators[static_cast<size_t>(writer.second)];
+      if (l.op_index >= 0 && ir::GetOpInfo(fw.kind).clamps &&
+          !fw.inputs.empty() && fw.inputs[0] >= 0 &&
+          qsg.operators[static_cast<size_t>(l.op_index)].kind != fw.kind) {
+        auto p = layout.float_writer.find(
+            fsg.tensors[static_cast<size_t>(fw.inputs[0])].name);
+        if (p != layout.float_writer.end() &&
+            fsg.operators[static_cast<size_t>(p->second.second)].kind ==
+                qsg.operators[static_cast<size_t>(l.op_index)].kind) {
+          writer = p->second;
+        }
+      }
+      l.float_op = writer.first;
       l.float_op_type =
-          fsg.operators[static_cast<size_t>(w->second.second)].DisplayName();
+          fsg.operators[static_cast<size_t>(writer.second)].DisplayName();
     }
-    l.op_index = q_graph.producer(slot.q_tensor);
     l.op = l.op_index >= 0 ? qsg.operators[l.op_index].DisplayName() : "input";
     l.dtype = std::string(ir::DataTypeName(qt.type));
     l.grid = slot.grid;

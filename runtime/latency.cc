@@ -2,9 +2,11 @@
 #include "runtime/latency.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
+#include "ir/compressed_weights.h"
 #include "ir/op_kind.h"
 #include "runtime/fast_path.h"
 #include "runtime/legality.h"
@@ -89,6 +91,23 @@ double ElementsMoved(const OpForm& form) {
   return n;
 }
 
+// The fraction of its dense elements the sparse constant that `densify`
+// reads stores (its values, the zeros within stored blocks included).
+double StoredFraction(const ir::Model& model, const ir::Subgraph& sg,
+                      const ir::Operator& densify) {
+  const ir::Tensor& in = sg.tensors[static_cast<size_t>(densify.inputs[0])];
+  const ir::Tensor& out = sg.tensors[static_cast<size_t>(densify.outputs[0])];
+  const double dense = Elements(out.shape);
+  const std::optional<int> bits = ir::DataTypeBits(in.type);
+  if (in.buffer >= model.buffers.size() || !bits.has_value() || *bits <= 0 ||
+      dense <= 0) {
+    return 1;
+  }
+  const double stored =
+      static_cast<double>(model.buffers[in.buffer].data.size()) * 8 / *bits;
+  return std::min(1.0, stored / dense);
+}
+
 }  // namespace
 
 double LatencyOf(const LatencyFeatures& features) {
@@ -106,11 +125,31 @@ LatencyEstimate EstimateLitertLatency(const ir::Model& model) {
   const ir::Subgraph& sg = model.subgraphs[0];
   // Outputs of a DEQUANTIZE of a constant: XNNPACK folds them at prepare
   // time, so to the ops reading them they are constants
-  // (CheckTensorStaticAllocation's quasi-static tensors).
+  // (CheckTensorStaticAllocation's quasi-static tensors). So are those of a
+  // DENSIFY of a sparse constant (PrepareOpsToDelegate's
+  // static_unpack_nodes_, unpacked at init, float16 or float32) and of the
+  // DEQUANTIZE after it: `unpacked` holds those ops and `density` the
+  // fraction of the dense weights the sparse constant stores.
   std::set<int32_t> widened;
+  std::set<int32_t> made_constant;
+  std::set<size_t> unpacked;
+  std::map<int32_t, double> density;
   std::vector<OpForm> forms;
   forms.reserve(sg.operators.size());
-  for (const ir::Operator& op : sg.operators) {
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    const ir::Operator& op = sg.operators[i];
+    const ir::WeightFold fold = ir::FoldOf(model, sg, op, made_constant);
+    if (fold != ir::WeightFold::kKeep) made_constant.insert(op.outputs[0]);
+    if (fold == ir::WeightFold::kDensify) {
+      unpacked.insert(i);
+      widened.insert(op.outputs[0]);
+      density[op.outputs[0]] = StoredFraction(model, sg, op);
+    } else if (fold == ir::WeightFold::kDequantize &&
+               density.count(op.inputs[0])) {
+      unpacked.insert(i);
+      widened.insert(op.outputs[0]);
+      density[op.outputs[0]] = density[op.inputs[0]];
+    }
     OpForm form = legality::FormOf(model, sg, op);
     for (size_t i = 0; i < op.inputs.size(); ++i) {
       if (op.inputs[i] >= 0 && widened.count(op.inputs[i]) &&
@@ -126,6 +165,14 @@ LatencyEstimate EstimateLitertLatency(const ir::Model& model) {
     }
     forms.push_back(std::move(form));
   }
+  // XNNPACK's sparse kernels run in its NCHW rewrite of the delegated
+  // graph, a float cluster from the first 3x3 stride-2 convolution on to the
+  // final pooling: an integer op in the graph breaks it, and the
+  // convolutions run dense.
+  bool whole_float = true;
+  for (const OpForm& form : forms) {
+    whole_float = whole_float && TypeOf(form) == CostType::kFloat32;
+  }
   bool in_partition = false;
   for (size_t i = 0; i < sg.operators.size(); ++i) {
     const ir::Operator& op = sg.operators[i];
@@ -133,12 +180,28 @@ LatencyEstimate EstimateLitertLatency(const ir::Model& model) {
     OpLatency l;
     l.op_index = static_cast<int>(i);
     l.op = op.DisplayName();
-    l.why_builtin = fast_path::XnnpackRefusal(form);
+    l.why_builtin = unpacked.count(i) ? "" : fast_path::XnnpackRefusal(form);
     l.xnnpack = l.why_builtin.empty();
     l.folded =
         l.xnnpack && !op.outputs.empty() && widened.count(op.outputs[0]) > 0;
     l.type = TypeOf(form);
     l.macs = Macs(form);
+    // XNNPACK's sparse float kernels (its NCHW rewrite of a graph with
+    // sparse weights: XNN_FLAG_HINT_SPARSE_INFERENCE) compute the 1x1
+    // convolutions with their stored weights only.
+    const ir::OpInfo& info = ir::GetOpInfo(op.kind);
+    if (whole_float && l.xnnpack && info.weight_input >= 0 &&
+        info.weight_layout == ir::WeightLayout::kConv &&
+        static_cast<size_t>(info.weight_input) < op.inputs.size()) {
+      const int32_t w = op.inputs[static_cast<size_t>(info.weight_input)];
+      auto d = density.find(w);
+      const TensorForm* wf = form.in(static_cast<size_t>(info.weight_input));
+      if (d != density.end() && wf != nullptr && wf->shape.size() == 4 &&
+          wf->shape[1] == 1 && wf->shape[2] == 1) {
+        l.macs *= d->second;
+        l.sparse = true;
+      }
+    }
     l.elements = ElementsMoved(form);
     LatencyFeatures f{};
     if (l.folded) {

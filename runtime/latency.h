@@ -5,7 +5,11 @@
 // runtime/fast_path.h), the type it computes in (float32, int8, int16) and
 // its size (multiply-accumulates, elements read and written); each
 // XNNPACK partition adds a fixed cost. A DEQUANTIZE of constant weights
-// costs nothing when XNNPACK folds it at prepare time.
+// costs nothing when XNNPACK folds it at prepare time, nor does a DENSIFY
+// of sparse weights (unpacked at init); in a model that computes in float
+// only, a 1x1 convolution with such weights counts the multiply-accumulates
+// of its stored weights only, as XNNPACK's sparse kernels compute (they run
+// only where the whole graph is float).
 //
 // The coefficients are fitted to LiteRT.js timings of corpus models in
 // float32, int8, int16x8 and float16 forms (bench/latency/fit.mjs, which
@@ -47,9 +51,13 @@ using LatencyFeatures = std::array<double, kNumLatencyFeatures>;
 
 struct OpLatency {
   int op_index = 0;
-  std::string op;           // display name
-  bool xnnpack = false;     // on LiteRT's fast path
-  bool folded = false;      // a constant DEQUANTIZE XNNPACK folds: free
+  std::string op;        // display name
+  bool xnnpack = false;  // on LiteRT's fast path
+  bool folded = false;   // a constant DEQUANTIZE XNNPACK folds: free
+  // A 1x1 convolution with sparse weights (behind DENSIFY) in a float-only
+  // model, which XNNPACK runs with its sparse kernels: `macs` counts the
+  // stored weights.
+  bool sparse = false;
   std::string why_builtin;  // when not on XNNPACK: the delegate's reason
   CostType type = CostType::kFloat32;
   double macs = 0, elements = 0;

@@ -72,6 +72,15 @@ add_test(NAME interop_patterns_litert
 set_tests_properties(interop_patterns_litert PROPERTIES
                      LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
 
+# Standalone RELUs folded into their producers (quantizer/fold_activations.h)
+# on the bundled face detector: no RELU and no converters left inside, runs
+# in LiteRT, qforge agrees with it.
+add_test(NAME interop_fold_litert
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/fold_litert.sh
+                 $<TARGET_FILE:qforge> ${CMAKE_SOURCE_DIR}/testdata)
+set_tests_properties(interop_fold_litert PROPERTIES
+                     LABELS "interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # Every model qforge writes runs in LiteRT (docs/legality.md): every corpus
 # model both runtimes run, quantized with each scheme on the same inputs,
 # then run in LiteRT. Long: about half an hour on 2 cores.

@@ -10,6 +10,9 @@
 #include "gtest/gtest.h"
 #include "ir/validate.h"
 #include "quantizer/quantize.h"
+#include "quantizer/sparse_weights.h"
+#include "runtime/latency.h"
+#include "tests/quantizer/range_stats.h"
 #include "tests/support/test_paths.h"
 
 namespace qforge::quantizer {
@@ -108,6 +111,70 @@ TEST(SparseTest, DynamicAndInt8DecodeSparseWeights) {
   }
   EXPECT_GE(int8_convs, 40);
   for (const ir::Tensor& t : sg.tensors) EXPECT_FALSE(t.sparsity.has_value());
+}
+
+TEST(SparseTest, Int8OpsKeptFloatGetTheirSparseWeightsBack) {
+  REQUIRE_CORPUS();
+  // sparse float16 -> DENSIFY -> DEQUANTIZE -> CONV_2D (op 4 as quantize
+  // numbers ops: the folded model's).
+  absl::StatusOr<ir::Model> m =
+      CorpusModel("face_detection_full_range_sparse.tflite");
+  ASSERT_TRUE(m.ok()) << m.status();
+  const SparseChains chains = FindSparseChains(*m);
+  EXPECT_EQ(chains.size(), 46u);
+  for (const auto& [dense, chain] : chains) {
+    ASSERT_EQ(chain.ops.size(), 2u);
+    EXPECT_EQ(chain.ops[0].kind, OpKind::kDensify);
+    EXPECT_EQ(chain.ops[1].kind, OpKind::kDequantize);
+    EXPECT_EQ(chain.written.back(), dense);
+  }
+  calibration::StatsFile stats;  // ranges of every float activation
+  for (size_t t = 0; t < m->subgraphs[0].tensors.size(); ++t) {
+    stats.tensors.push_back(testing::RangeStats(static_cast<int>(t), -1, 1));
+  }
+  // Only the convolutions float: the sparse weights come back, but XNNPACK
+  // runs no sparse kernel in a graph with integer ops.
+  QuantizeOptions mixed;
+  mixed.rules.push_back({"CONV_2D", "float", "test"});
+  absl::StatusOr<QuantizeResult> rm = Quantize(*m, &stats, mixed);
+  ASSERT_TRUE(rm.ok()) << rm.status();
+  EXPECT_EQ(Count(rm->model, OpKind::kDensify), 46);
+  for (const runtime::OpLatency& l :
+       runtime::EstimateLitertLatency(rm->model).ops) {
+    EXPECT_FALSE(l.sparse) << l.op_index;
+  }
+  // Every op float.
+  QuantizeOptions o;
+  o.rules.push_back({"re:.*", "float", "test"});
+  absl::StatusOr<QuantizeResult> r = Quantize(*m, &stats, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Count(r->model, OpKind::kDensify), 46);
+  const ir::Subgraph& sg = r->model.subgraphs[0];
+  int sparse = 0;
+  for (const ir::Tensor& t : sg.tensors) {
+    if (t.sparsity.has_value()) {
+      EXPECT_EQ(t.type, DataType::kFloat16) << t.name;
+      ++sparse;
+    }
+  }
+  EXPECT_EQ(sparse, 46);
+  EXPECT_TRUE(ir::ValidateModel(r->model).ok());
+  // LiteRT unpacks them at init: the DENSIFY and DEQUANTIZE are free, the
+  // convolutions of the float graph on XNNPACK count their stored weights
+  // only.
+  const runtime::LatencyEstimate est = runtime::EstimateLitertLatency(r->model);
+  int sparse_convs = 0;
+  for (const runtime::OpLatency& l : est.ops) {
+    if (sg.operators[static_cast<size_t>(l.op_index)].kind ==
+        OpKind::kDensify) {
+      EXPECT_TRUE(l.xnnpack && l.folded) << l.op_index;
+    }
+    if (l.sparse) {
+      EXPECT_TRUE(l.xnnpack);
+      ++sparse_convs;
+    }
+  }
+  EXPECT_EQ(sparse_convs, 46);
 }
 
 }  // namespace
