@@ -100,24 +100,24 @@ absl::StatusOr<FastPathPlan> PlanForFastPath(
   // int8 grid, and in int8 the ADD pays a QUANTIZE of the mask and a
   // DEQUANTIZE of the sum where float pays one DEQUANTIZE of the scores.
   const ir::Graph fgraph(fsg);
+  // (The planner clamps a mask only on an ADD whose readers are SOFTMAXes.)
   for (const quantizer::Repair& r : asked.repairs) {
     const size_t j = static_cast<size_t>(r.op_index);
-    if (r.op_index < 0 || j >= fsg.operators.size() || floated.count(j) ||
+    if (!r.mask_clamped || r.op_index < 0 || j >= fsg.operators.size() ||
+        floated.count(j) ||
         (j < requests.size() && requests[j].has_value())) {
       continue;
     }
     const ir::Operator& op = fsg.operators[j];
-    if (op.kind != ir::OpKind::kAdd || op.outputs.size() != 1 ||
-        op.outputs[0] < 0 || touches_integer_io(op)) {
+    if (op.outputs.size() != 1 || op.outputs[0] < 0 ||
+        touches_integer_io(op)) {
       continue;
     }
     const absl::Span<const int> readers = fgraph.consumers(op.outputs[0]);
     const bool softmax_floated =
         !readers.empty() &&
         std::all_of(readers.begin(), readers.end(), [&](int c) {
-          return fsg.operators[static_cast<size_t>(c)].kind ==
-                     ir::OpKind::kSoftmax &&
-                 floated.count(static_cast<size_t>(c)) > 0;
+          return floated.count(static_cast<size_t>(c)) > 0;
         });
     if (softmax_floated) floated.insert(j);
   }

@@ -94,6 +94,9 @@ struct Repair {
   int op_index;
   std::string op_name;
   std::string what;
+  // The op is a masked-attention ADD whose mask range was clamped (the
+  // fast-path plan may then keep it float with the SOFTMAXes it feeds).
+  bool mask_clamped = false;
 };
 
 struct QuantizeResult {

@@ -45,6 +45,7 @@ struct OpPlan {
   Precision precision = Precision::kFloat;
   std::string reason;              // why the op stays float
   std::vector<std::string> notes;  // repairs applied to its quantized form
+  bool mask_clamped = false;       // Planner::ClampMask repaired it
   // Per input: the parameters an activation input must have (constants
   // included); nullopt for weights, biases, indices and absent inputs.
   std::vector<std::optional<ActParams>> inputs;

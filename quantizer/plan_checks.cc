@@ -169,6 +169,7 @@ bool Planner::ClampMask(size_t i, OpPlan& op) {
         "mask '", T(mask).name, "' range [", Short(ms.min), ", ", Short(hi),
         "] clamped to [", Short(lo), ", ", Short(hi),
         "]: the SOFTMAX it feeds gives masked positions 0 either way"));
+    op.mask_clamped = true;
     return true;
   }
   return false;

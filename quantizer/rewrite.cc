@@ -266,7 +266,8 @@ absl::Status Rewriter::Run() {
              ? ""
              : sg_.tensors[static_cast<size_t>(op.outputs[0])].name});
     for (const std::string& note : plan.notes) {
-      result_.repairs.push_back({static_cast<int>(i), op.DisplayName(), note});
+      result_.repairs.push_back(
+          {static_cast<int>(i), op.DisplayName(), note, plan.mask_clamped});
     }
     if (plan.precision != Precision::kFloat) {
       RETURN_IF_ERROR(Integer(std::move(op), plan, ops));
