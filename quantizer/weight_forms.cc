@@ -17,6 +17,7 @@
 #include "numerics/quant_params.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/op_quant_spec.h"
+#include "quantizer/weight_only_pass.h"
 #include "runtime/legality_weights.h"
 
 namespace qforge::quantizer {
@@ -273,24 +274,11 @@ absl::Status DynamicInt4Pass(ir::Model& model,
                              QuantizeResult& result) {
   ir::Subgraph& sg = model.subgraphs[0];
   for (size_t i = 0; i < sg.operators.size(); ++i) {
+    const int weight_input = HybridWeightSlot(model, i, excluded, result);
+    if (weight_input < 0) continue;
     ir::Operator& op = sg.operators[i];
     const std::optional<HybridSpec> hw = GetHybridSpec(op.kind);
-    if (excluded[i] || !hw.has_value()) {
-      result.kept_float.push_back(
-          {static_cast<int>(i), op.DisplayName(),
-           excluded[i] ? "excluded (--exclude-op)" : "no hybrid kernel"});
-      continue;
-    }
-    if (static_cast<size_t>(hw->weight_input) >= op.inputs.size() ||
-        op.inputs[hw->weight_input] < 0)
-      continue;
-    const int32_t w = op.inputs[hw->weight_input];
-    if (!IsFloatWeight(model, sg.tensors[w]) ||
-        sg.tensors[w].NumElements().value_or(0) < kMinHybridElements) {
-      result.kept_float.push_back({static_cast<int>(i), op.DisplayName(),
-                                   "weights not a large float constant"});
-      continue;
-    }
+    const int32_t w = op.inputs[static_cast<size_t>(weight_input)];
     const absl::Span<const float> values = FloatSpan(model, sg.tensors[w]);
     RETURN_IF_ERROR(CheckFinite(sg.tensors[w], values, "quantize"));
     const std::optional<WeightSlot> slot = SlotOf(sg, op);

@@ -61,30 +61,43 @@ absl::StatusOr<bool> SparseToFloat16(ir::Model& model, ir::Subgraph& sg,
 
 }  // namespace
 
+int HybridWeightSlot(const ir::Model& model, size_t i,
+                     const std::vector<bool>& excluded,
+                     QuantizeResult& result) {
+  const ir::Subgraph& sg = model.subgraphs[0];
+  const ir::Operator& op = sg.operators[i];
+  const std::optional<HybridSpec> hw = GetHybridSpec(op.kind);
+  if (excluded[i] || !hw.has_value()) {
+    result.kept_float.push_back(
+        {static_cast<int>(i), op.DisplayName(),
+         excluded[i] ? "excluded (--exclude-op)" : "no hybrid kernel"});
+    return -1;
+  }
+  if (static_cast<size_t>(hw->weight_input) >= op.inputs.size() ||
+      op.inputs[hw->weight_input] < 0) {
+    return -1;
+  }
+  const ir::Tensor& src = sg.tensors[op.inputs[hw->weight_input]];
+  if (src.type != ir::DataType::kFloat32 || !IsConstant(model, src) ||
+      src.sparsity.has_value() ||
+      src.NumElements().value_or(0) < kMinWeightElements) {
+    result.kept_float.push_back({static_cast<int>(i), op.DisplayName(),
+                                 "weights not a large float constant"});
+    return -1;
+  }
+  return hw->weight_input;
+}
+
 absl::Status DynamicRangePass(ir::Model& model,
                               const std::vector<bool>& excluded,
                               QuantizeResult& result) {
   ir::Subgraph& sg = model.subgraphs[0];
   for (size_t i = 0; i < sg.operators.size(); ++i) {
+    if (HybridWeightSlot(model, i, excluded, result) < 0) continue;
     ir::Operator& op = sg.operators[i];
     const std::optional<HybridSpec> hw = GetHybridSpec(op.kind);
-    if (excluded[i] || !hw.has_value()) {
-      result.kept_float.push_back(
-          {static_cast<int>(i), op.DisplayName(),
-           excluded[i] ? "excluded (--exclude-op)" : "no hybrid kernel"});
-      continue;
-    }
-    if (static_cast<size_t>(hw->weight_input) >= op.inputs.size() ||
-        op.inputs[hw->weight_input] < 0)
-      continue;
     const int32_t w = op.inputs[hw->weight_input];
     const ir::Tensor& src = sg.tensors[w];
-    if (src.type != ir::DataType::kFloat32 || !IsConstant(model, src) ||
-        src.NumElements().value_or(0) < kMinWeightElements) {
-      result.kept_float.push_back({static_cast<int>(i), op.DisplayName(),
-                                   "weights not a large float constant"});
-      continue;
-    }
     const absl::Span<const float> values = FloatSpan(model, src);
     RETURN_IF_ERROR(CheckFinite(src, values, "quantize"));
     QuantizedWeights qw = QuantizeSymmetricInt8(values, src.shape, hw->axis);

@@ -17,6 +17,13 @@ absl::Status DynamicRangePass(ir::Model& model,
                               const std::vector<bool>& excluded,
                               QuantizeResult& result);
 
+// The input slot of op i's weights when its hybrid kernel can read them
+// quantized (a large constant float32 tensor); otherwise -1, with the
+// reason in result.kept_float unless the op names no weight tensor.
+// Shared by the dynamic-range schemes (int8 here, int4 in weight_forms).
+int HybridWeightSlot(const ir::Model& model, size_t i,
+                     const std::vector<bool>& excluded, QuantizeResult& result);
+
 absl::Status Float16Pass(ir::Model& model, const std::vector<bool>& excluded,
                          QuantizeResult& result);
 
