@@ -104,13 +104,11 @@ absl::StatusOr<FastPathPlan> PlanForFastPath(
   for (const quantizer::Repair& r : asked.repairs) {
     const size_t j = static_cast<size_t>(r.op_index);
     if (!r.mask_clamped || r.op_index < 0 || j >= fsg.operators.size() ||
-        floated.count(j) ||
-        (j < requests.size() && requests[j].has_value())) {
+        floated.count(j) || (j < requests.size() && requests[j].has_value())) {
       continue;
     }
     const ir::Operator& op = fsg.operators[j];
-    if (op.outputs.size() != 1 || op.outputs[0] < 0 ||
-        touches_integer_io(op)) {
+    if (op.outputs.size() != 1 || op.outputs[0] < 0 || touches_integer_io(op)) {
       continue;
     }
     const absl::Span<const int> readers = fgraph.consumers(op.outputs[0]);
