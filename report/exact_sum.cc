@@ -74,8 +74,16 @@ double ExactSum::Value() const {
 
 ExactSum ExactSum::FromParts(std::vector<double> partials, double special) {
   // Re-added rather than trusted: any finite values give a valid state.
+  // Partials Add did not write (an edited or corrupt file) can leave two
+  // that one more pass would merge, so the file would not read back as it
+  // was written; repeat to a fixed point (every pass keeps the exact sum).
   ExactSum s;
-  for (double p : partials) s.Add(p);
+  for (int pass = 0; pass < 64; ++pass) {
+    s = ExactSum();
+    for (double p : partials) s.Add(p);
+    if (s.special_ != 0.0 || s.partials_ == partials) break;
+    partials = s.partials_;
+  }
   s.special_ += special;
   return s;
 }
