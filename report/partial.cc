@@ -34,6 +34,26 @@ json Double(double v) {
   return json(v > 0 ? "inf" : "-inf");
 }
 
+// nlohmann's get<integer> converts a floating-point number unchecked
+// (undefined out of range): counts must be JSON integers, as written.
+int64_t I64(const json& v) {
+  if (v.is_number_integer()) return v.get<int64_t>();
+  throw BadPartial{absl::StrCat("expected an integer, got ", v.dump())};
+}
+
+uint64_t U64(const json& v) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  throw BadPartial{absl::StrCat("expected a count, got ", v.dump())};
+}
+
+std::vector<uint64_t> U64s(const json& v) {
+  if (!v.is_array()) throw BadPartial{"expected a list of counts"};
+  std::vector<uint64_t> out;
+  out.reserve(v.size());
+  for (const json& e : v) out.push_back(U64(e));
+  return out;
+}
+
 double ReadDouble(const json& v) {
   if (v.is_number()) return v.get<double>();
   if (v.is_string()) {
@@ -100,20 +120,20 @@ ExactErrorSums ReadSums(const json& v) {
   ExactErrorSums s;
   if (!v.is_object()) throw BadPartial{"sums are not an object"};
   if (v.empty()) return s;
-  s.count = v.at("count").get<uint64_t>();
-  s.nonfinite = v.at("nonfinite").get<uint64_t>();
+  s.count = U64(v.at("count"));
+  s.nonfinite = U64(v.at("nonfinite"));
   s.masked = v.value("masked", uint64_t{0});
   s.sum_ff = ReadSum(v.at("ff"));
   s.sum_ee = ReadSum(v.at("ee"));
   s.sum_fq = ReadSum(v.at("fq"));
   s.sum_qq = ReadSum(v.at("qq"));
   s.max_abs_error = ReadDouble(v.at("max_abs_error"));
-  s.clipped = v.at("clipped").get<uint64_t>();
-  s.q_lo = v.at("q_lo").get<int64_t>();
-  s.q_hi = v.at("q_hi").get<int64_t>();
+  s.clipped = U64(v.at("clipped"));
+  s.q_lo = I64(v.at("q_lo"));
+  s.q_hi = I64(v.at("q_hi"));
   s.f_min = ReadDouble(v.at("f_min"));
   s.f_max = ReadDouble(v.at("f_max"));
-  s.channels = v.at("channels").get<int64_t>();
+  s.channels = I64(v.at("channels"));
   const json& ff = v.at("ch_ff");
   const json& ee = v.at("ch_ee");
   if (s.channels < 0 || !ff.is_array() || !ee.is_array() ||
@@ -181,43 +201,39 @@ json TaskSumsJson(const TaskSums& t) {
 TaskSums ReadTaskSums(const json& v) {
   if (!v.is_object()) throw BadPartial{"task sums are not an object"};
   TaskSums t;
-  t.samples = v.at("samples").get<uint64_t>();
-  t.labeled = v.at("labeled").get<uint64_t>();
-  t.float_correct = v.at("float_correct").get<uint64_t>();
-  t.quant_correct = v.at("quant_correct").get<uint64_t>();
-  t.pixels = v.at("pixels").get<uint64_t>();
-  t.pixels_agree = v.at("pixels_agree").get<uint64_t>();
-  t.intersection = v.at("intersection").get<std::vector<uint64_t>>();
-  t.union_pixels = v.at("union").get<std::vector<uint64_t>>();
+  t.samples = U64(v.at("samples"));
+  t.labeled = U64(v.at("labeled"));
+  t.float_correct = U64(v.at("float_correct"));
+  t.quant_correct = U64(v.at("quant_correct"));
+  t.pixels = U64(v.at("pixels"));
+  t.pixels_agree = U64(v.at("pixels_agree"));
+  t.intersection = U64s(v.at("intersection"));
+  t.union_pixels = U64s(v.at("union"));
   if (t.intersection.size() != t.union_pixels.size())
     throw BadPartial{"task sums: intersection and union differ in length"};
-  t.points = v.at("points").get<uint64_t>();
+  t.points = U64(v.at("points"));
   t.point_error = ReadSum(v.at("point_error"));
-  const auto flat = v.at("point_errors").get<std::vector<uint64_t>>();
+  const auto flat = U64s(v.at("point_errors"));
   if (flat.size() % 2 != 0) throw BadPartial{"point errors are not pairs"};
   for (size_t i = 0; i < flat.size(); i += 2) {
     if (flat[i] >= calibration::kNumBuckets)
       throw BadPartial{"a point error key is out of range"};
     t.point_errors.Add(static_cast<uint32_t>(flat[i]), flat[i + 1]);
   }
-  t.reference = v.at("reference").get<uint64_t>();
-  t.matched = v.at("matched").get<uint64_t>();
+  t.reference = U64(v.at("reference"));
+  t.matched = U64(v.at("matched"));
   t.match_iou = ReadSum(v.at("match_iou"));
   t.score_error = ReadSum(v.at("score_error"));
-  t.decisions = v.at("decisions").get<uint64_t>();
-  t.decisions_agree = v.at("decisions_agree").get<uint64_t>();
+  t.decisions = U64(v.at("decisions"));
+  t.decisions_agree = U64(v.at("decisions_agree"));
   t.abs_error = ReadSum(v.at("abs_error"));
   if (v.contains("label_float_union")) {
-    t.label_pixels = v.at("label_pixels").get<uint64_t>();
-    t.label_ignored = v.at("label_ignored").get<uint64_t>();
-    t.label_float_intersection =
-        v.at("label_float_intersection").get<std::vector<uint64_t>>();
-    t.label_float_union =
-        v.at("label_float_union").get<std::vector<uint64_t>>();
-    t.label_quant_intersection =
-        v.at("label_quant_intersection").get<std::vector<uint64_t>>();
-    t.label_quant_union =
-        v.at("label_quant_union").get<std::vector<uint64_t>>();
+    t.label_pixels = U64(v.at("label_pixels"));
+    t.label_ignored = U64(v.at("label_ignored"));
+    t.label_float_intersection = U64s(v.at("label_float_intersection"));
+    t.label_float_union = U64s(v.at("label_float_union"));
+    t.label_quant_intersection = U64s(v.at("label_quant_intersection"));
+    t.label_quant_union = U64s(v.at("label_quant_union"));
     const size_t n = t.label_float_union.size();
     if (t.label_float_intersection.size() != n ||
         t.label_quant_intersection.size() != n ||
@@ -304,7 +320,7 @@ absl::StatusOr<PartialReport> ParsePartial(const std::string& text,
   }
   PartialReport p;
   try {
-    p.version = j.at("version").get<int>();
+    p.version = static_cast<int>(I64(j.at("version")));
     if (p.version != kPartialFormatVersion) {
       return Invalid(
           source, absl::StrCat("partial report version ", p.version,
@@ -318,9 +334,11 @@ absl::StatusOr<PartialReport> ParsePartial(const std::string& text,
     fp.tool_version = f.at("tool_version").get<std::string>();
     fp.numerics = f.at("numerics").get<std::string>();
     fp.data_for_quant_model = f.at("data_for_quant_model").get<bool>();
-    fp.total_samples = f.at("total_samples").get<int64_t>();
-    fp.shard_count = f.at("shard_count").get<int>();
-    fp.shards = f.at("shards").get<std::vector<int>>();
+    fp.total_samples = I64(f.at("total_samples"));
+    fp.shard_count = static_cast<int>(I64(f.at("shard_count")));
+    for (const json& k : f.at("shards")) {
+      fp.shards.push_back(static_cast<int>(I64(k)));
+    }
     if (fp.total_samples < 1 || fp.shard_count < 1) {
       throw BadPartial{"fingerprint: no samples or no shards"};
     }
@@ -332,7 +350,7 @@ absl::StatusOr<PartialReport> ParsePartial(const std::string& text,
     }
     p.float_model = j.at("float_model").get<std::string>();
     p.quant_model = j.at("quant_model").get<std::string>();
-    p.samples = j.at("samples").get<int64_t>();
+    p.samples = I64(j.at("samples"));
     if (p.samples < 0 || p.samples > fp.total_samples) {
       throw BadPartial{"samples: out of range"};
     }
@@ -347,10 +365,10 @@ absl::StatusOr<PartialReport> ParsePartial(const std::string& text,
       throw BadPartial{"slots, own, rounding and propagated differ in length"};
     for (const json& c : j.at("classes")) {
       OutputClasses oc;
-      oc.first_position = c.at("first_position").get<int64_t>();
-      oc.first_classes = c.at("first_classes").get<int64_t>();
+      oc.first_position = I64(c.at("first_position"));
+      oc.first_classes = I64(c.at("first_classes"));
       for (const json& k : c.at("counts")) {
-        const auto v = k.get<std::vector<uint64_t>>();
+        const std::vector<uint64_t> v = U64s(k);
         if (v.size() != 4) throw BadPartial{"class counts: expected 4 values"};
         oc.counts[static_cast<int64_t>(v[0])] = {v[1], v[2], v[3]};
       }
@@ -364,8 +382,8 @@ absl::StatusOr<PartialReport> ParsePartial(const std::string& text,
     s.task_overrides = j.at("task_overrides").get<std::vector<std::string>>();
     s.labels = j.at("labels").get<std::string>();
     for (const json& h : j.at("histograms")) {
-      const int capture = h.at(0).get<int>();
-      const auto flat = h.at(1).get<std::vector<uint64_t>>();
+      const int capture = static_cast<int>(I64(h.at(0)));
+      const std::vector<uint64_t> flat = U64s(h.at(1));
       if (flat.size() % 2 != 0) throw BadPartial{"a histogram is not pairs"};
       calibration::Histogram& out = s.histograms[capture];
       for (size_t i = 0; i < flat.size(); i += 2) {
