@@ -61,6 +61,9 @@ function causesOf(r) {
   if (r.float_densify > 0 && (r.float_partitions ?? 1) > a.partitions) {
     out.push(`sparse float model: ${r.float_densify} DENSIFY ops give XNNPACK sparse weights, which it runs with its sparse float kernels (the builtin DENSIFY splits the partitions, yet the float model is faster); int8 has no sparse kernels, so the int8 model computes the dense convolutions (est. int8 MACs ${(r.int8_macs / 1e6).toFixed(0)} M)`);
   }
+  if (a.qdq === 0 && r.int8_integer_ops === 0) {
+    out.push(`the int8 plan kept the whole model float: ${r.float_densify ? `its ${r.float_densify} DENSIFY ops give XNNPACK sparse weights, which it runs with sparse kernels in an all-float graph only; dense int8 was estimated slower` : 'int8 was estimated slower'} (\`--keep-integer\` writes int8)`);
+  }
   if (a.off_xnnpack.length) out.push(`${a.off_xnnpack.reduce((x, g) => x + g.n, 0)} ops off XNNPACK (above)`);
   const kept = Object.entries(a.float_on_xnnpack).filter(([op]) => op !== 'SOFTMAX');
   if (a.qdq > 4 || (kept.length && (r.float_estimated_ms ?? 1) < 0.5)) {
@@ -74,9 +77,9 @@ function causesOf(r) {
 }
 
 const PROPOSALS = [
-  '- **Standalone RELU after a CONV / DEPTHWISE / ADD** (selfie_segmentation, the face detectors, hand_landmark_3d / 2020_05, pose_detection): XNNPACK runs int8 RELU nowhere, so the fast-path plan keeps each RELU float between a DEQUANTIZE and a QUANTIZE. With the producer\'s output given the RELU\'s range (zero point at -128, so the requantization clamps at 0 already), the RELU is an exact identity in int8: folding it into the producer\'s fused activation (or dropping it) removes both converters. This is a graph rewrite (op count and indices change: rules, recipes and --target-sqnr steps name ops by index), not a fast-path plan choice: proposed, not done here.',
-  '- **HARD_SWISH and PRELU** (selfie_segmentation, hand_recrop, palm_detection, face_landmark): no int8 form on XNNPACK; kept float they cost a DEQUANTIZE/QUANTIZE pair each. Where PRELU\'s slopes are all equal it is LEAKY_RELU, which XNNPACK runs in int8; otherwise only a float region wide enough to swallow the converters helps, which the per-op plan cannot see (hand_recrop: both int8 plans, the fast-path one and `--keep-integer`, are estimated and measured slower than the float model). Proposed: the fast-path plan could try growing float regions (whole PRELU blocks) when the estimate says so, and `quantize` could say when even the best int8 plan is estimated slower than the float model.',
-  '- **Sparse float models** (hand_landmark_sparse, face_detection_full_range_sparse): XNNPACK\'s sparse float kernels beat dense int8. Proposed: for `--runtime litert`, keep the sparse 1x1 convolutions float with their DENSIFY (or warn that int8 densifies them), and teach the latency model sparse float convolutions.',
+  '- **Done: standalone RELU after a CONV / DEPTHWISE / ADD** (selfie_segmentation, the face detectors, hand_landmark_3d / 2020_05, pose_detection): XNNPACK runs int8 RELU nowhere, so each RELU used to stay float between a DEQUANTIZE and a QUANTIZE. The producer now takes the RELU\'s output range and the RELU folds into its fused activation, exactly (quantizer/fold_activations.h): the QUANTIZE/DEQUANTIZE column above counts what is left (the detector heads kept float add two or three).',
+  '- **Done: sparse float models** (hand_landmark_sparse, face_detection_full_range_sparse): XNNPACK\'s sparse float kernels beat dense int8 and run only in an all-float graph, so the fast-path plan keeps such a model float as a whole when that is estimated faster (pipeline/fast_path_plan.h); `--keep-integer` writes int8.',
+  '- **Open: HARD_SWISH and PRELU** (selfie_segmentation, hand_recrop, palm_detection, face_landmark): no int8 form on XNNPACK; kept float they cost a DEQUANTIZE/QUANTIZE pair each. Where PRELU\'s slopes are all equal it is LEAKY_RELU, which XNNPACK runs in int8; otherwise only a float region wide enough to swallow the converters helps, which the per-op plan cannot see (hand_recrop: both int8 plans, the fast-path one and `--keep-integer`, are estimated and measured slower than the float model; `quantize` says so in its summary, and `--target-sqnr` ends at the float model there). Proposed: the fast-path plan could try growing float regions (whole PRELU blocks) when the estimate says so.',
   '- **Tiny models** (conv_fc_mnist, 0.08 ms): nothing to fix in the quantizer; int8 pays four converters on a model whose arithmetic takes microseconds.',
 ];
 
@@ -104,14 +107,18 @@ for (const m of results.models) {
     float_estimated_ms: floatRt?.estimated_ms ?? null, float_partitions: floatRt?.xnnpack_partitions ?? null,
     float_densify: floatRt ? floatRt.ops.filter((o) => o.op === 'DENSIFY').length : null,
     int8_macs: int8Rt ? int8Rt.ops.reduce((x, o) => x + (o.macs ?? 0), 0) : null,
+    int8_integer_ops: int8Rt ? int8Rt.ops.filter((o) => !o.folded && o.type !== 'float32' && o.op !== 'DENSIFY').length : null,
     int8_ops_kept_float: s.ops_float ?? null, int8: a,
   });
 }
 
 const lines = [];
+// Busy: the timing process alone (Node's compiler and GC threads beside
+// the one running the model) keeps the load average near 2 on this machine.
+const busy = args.load ? Number(args.load.split(' ')[0]) > 3 : true;
 const load = args.load ? ` load average ${args.load} when the timing ended;` : '';
 lines.push('# Conv nets: float against qforge\'s default int8 in LiteRT', '',
-  `Generated by \`bench/latency/convnets.sh\` (${results.meta?.date?.slice(0, 10) ?? ''}, ${results.meta?.qforge ?? ''}, ${results.meta?.runtimes?.litert ?? 'LiteRT.js'}): every corpus conv net quant_eval has real data for, quantized with \`qforge quantize --scheme int8\` (default \`--runtime litert\`, fast-path plan included) on its calibration samples. Latency: LiteRT.js SIMD build, one thread, batch 1, float and int8 interleaved round by round in one process, median of ${args.rounds} rounds of the process's CPU time per run; two passes over all models minutes apart: the ms columns are the mean of the two medians, the speed-up is float/int8 per pass. **The machine was busy** (other builds on its 2 cores):${load} wall-clock medians (in the JSON) count the time a run waited for a core and were up to several times the CPU time, so the table gives CPU time, which still moves by 10-30% between runs (shared caches): a speed-up within about ±10% of 1 is a tie. Estimated: qforge's LiteRT latency model (\`qforge inspect --runtime litert\`). SQNR: int8 output against float on the held-out evaluation samples, in LiteRT.`, '',
+  `Generated by \`bench/latency/convnets.sh\` (${results.meta?.date?.slice(0, 10) ?? ''}, ${results.meta?.qforge ?? ''}, ${results.meta?.runtimes?.litert ?? 'LiteRT.js'}): every corpus conv net quant_eval has real data for, quantized with \`qforge quantize --scheme int8\` (default \`--runtime litert\`, fast-path plan included) on its calibration samples. Latency: LiteRT.js SIMD build, one thread, batch 1, float and int8 interleaved round by round in one process, median of ${args.rounds} rounds of the process's CPU time per run; two passes over all models minutes apart: the ms columns are the mean of the two medians, the speed-up is float/int8 per pass. ${busy ? `**The machine was busy** (other builds on its 2 cores):${load} wall-clock medians (in the JSON) count the time a run waited for a core and were up to several times the CPU time, so the table gives CPU time, which still moves` : `The machine was quiet (nothing else running on its 2 cores):${load} the table gives CPU time (wall-clock medians are in the JSON), which moves`} by 10-30% between runs (shared caches): a speed-up within about ±10% of 1 is a tie. Estimated: qforge's LiteRT latency model (\`qforge inspect --runtime litert\`). SQNR: int8 output against float on the held-out evaluation samples, in LiteRT.`, '',
   '| model | float CPU ms (est.) | int8 CPU ms (est.) | speed-up pass 1 / 2 | int8 SQNR dB | partitions float / int8 | int8: ops off XNNPACK (est. ms) | int8: running QUANTIZE+DEQUANTIZE (float model) | int8: ops left float32 on XNNPACK |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
