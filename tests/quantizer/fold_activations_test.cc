@@ -255,9 +255,10 @@ TEST(FoldActivationsTest, NotWhenTheActivationIsNotInt8) {
 }
 
 // Real models (QFORGE_FOLD_CHECK="MODEL.tflite|STATS.json;..." with
-// statistics from `qforge calibrate`): the int8 model with its standalone
-// activations folded computes, on seeded inputs in [-1, 1], what the same
-// model with them unfolded again computes, bit for bit.
+// statistics from `qforge calibrate`; ctest's fold_real_models sets it for
+// the 8 corpus models with standalone RELUs): the int8 model with its
+// standalone activations folded computes, on seeded inputs in [-1, 1], what the
+// same model with them unfolded again computes, bit for bit.
 TEST(FoldActivationsTest, RealModelsBitIdentical) {
   const char* env = std::getenv("QFORGE_FOLD_CHECK");
   if (env == nullptr || *env == 0) GTEST_SKIP() << "QFORGE_FOLD_CHECK unset";
