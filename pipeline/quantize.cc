@@ -231,7 +231,7 @@ absl::Status LoadOrCalibrate(Run& run) {
 absl::Status ChooseRanges(Run& run, QuantizeOutcome& outcome) {
   const QuantizeJob& job = run.job;
   quantizer::QuantizeOptions& options = run.resolved.options;
-  run.method = job.method;
+  run.method = run.resolved.method;
   if (run.method.empty()) {
     run.method =
         run.stats.has_value() && run.stats->fingerprint.histogram_stride == 1
@@ -589,16 +589,28 @@ absl::Status WriteOutputs(Run& run, quantizer::QuantizeResult result,
         return run.out->Write(piece);
       }));
   if (run.recipe.has_value()) {
-    if (rest.op_choices.empty()) {
+    const quantizer::QuantizeOptions& options = run.resolved.options;
+    const bool weight_forms =
+        options.scheme == quantizer::Scheme::kWeightOnly ||
+        options.scheme == quantizer::Scheme::kDynamic;
+    if (rest.op_choices.empty() && !weight_forms) {
       return UsageError(absl::StrCat("--save-recipe: scheme ",
                                      run.resolved.scheme,
                                      " has no per-op precision"));
     }
+    // The settings given (a default method depends on the statistics, so
+    // it is not fixed here), so that --recipe reproduces the model.
+    quantizer::RecipeSettings settings;
+    if (!run.resolved.method.empty()) settings.method = run.resolved.method;
+    if (options.weight_bits != 8) settings.weight_bits = options.weight_bits;
+    if (options.block_size != 0) settings.block_size = options.block_size;
+    if (options.fc_per_tensor) settings.fc_per_tensor = true;
     const bool records_holdout = run.held_out && job.stats.empty();
     RETURN_IF_ERROR(run.recipe->Write(quantizer::RecipeJson(
         run.resolved.scheme, rest.op_choices,
         records_holdout ? std::optional<int>(run.resolved.holdout)
-                        : std::nullopt)));
+                        : std::nullopt,
+        settings)));
   }
   if (run.report.has_value()) {
     RETURN_IF_ERROR(WriteReport(run, bytes, rest, outcome));

@@ -66,6 +66,12 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
   quantizer::QuantizeOptions& options = r.options;
   r.scheme = job.scheme;
   r.holdout = Searches(job) ? kTargetHoldout : 0;
+  r.method = job.method;
+  // A recipe's settings, unless the flag is given (at a value other than
+  // its default).
+  int weight_bits = job.weight_bits;
+  int block_size = job.block_size;
+  bool fc_per_tensor = job.fc_per_tensor;
   if (!job.recipe.empty()) {
     ASSIGN_OR_RETURN(std::vector<uint8_t> text, ReadFileBytes(job.recipe));
     ASSIGN_OR_RETURN(
@@ -83,6 +89,11 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
       r.scheme = *recipe.scheme;
     }
     options.rules = std::move(recipe.rules);
+    const quantizer::RecipeSettings& set = recipe.settings;
+    if (r.method.empty()) r.method = set.method.value_or("");
+    if (weight_bits == 8) weight_bits = set.weight_bits.value_or(8);
+    if (block_size == 0) block_size = set.block_size.value_or(0);
+    fc_per_tensor = fc_per_tensor || set.fc_per_tensor.value_or(false);
     if (!Searches(job) && recipe.holdout_every.has_value()) {
       r.holdout = *recipe.holdout_every;
     }
@@ -116,27 +127,27 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
   // Weight forms (quantizer/weight_forms.h).
   const bool weight_forms = options.scheme == quantizer::Scheme::kWeightOnly ||
                             options.scheme == quantizer::Scheme::kDynamic;
-  if (job.weight_bits == 4 && options.scheme != quantizer::Scheme::kInt8 &&
+  if (weight_bits == 4 && options.scheme != quantizer::Scheme::kInt8 &&
       !weight_forms) {
     return UsageError(absl::StrCat(
         "--weight-bits 4 needs --scheme int8, dynamic or weight-only (LiteRT "
         "has no int4 weights with ",
         r.scheme, "); use --int4-op for int8 ops inside it"));
   }
-  if (job.block_size != 0) {
+  if (block_size != 0) {
     if (!weight_forms) {
       return UsageError(absl::StrCat(
           "--block-size is for --scheme weight-only and dynamic, not ",
           r.scheme));
     }
-    if (options.scheme == quantizer::Scheme::kDynamic && job.weight_bits != 4) {
+    if (options.scheme == quantizer::Scheme::kDynamic && weight_bits != 4) {
       return UsageError(
           "--block-size with --scheme dynamic needs --weight-bits 4 (LiteRT "
           "has blockwise kernels for int4 weights only)");
     }
   }
-  options.weight_bits = job.weight_bits;
-  options.block_size = job.block_size;
+  options.weight_bits = weight_bits;
+  options.block_size = block_size;
   options.float16_float_weights = job.float_weights == "float16";
   options.int16_headroom = job.int16_headroom;
   if (options.float16_float_weights && !integer) {
@@ -151,7 +162,7 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
                    ParseIoType("--output-type", job.output_type));
   options.exclude = job.float_ops;
   options.strict = job.strict;
-  options.fc_per_tensor = job.fc_per_tensor;
+  options.fc_per_tensor = fc_per_tensor;
   RETURN_IF_ERROR(CheckRuntime(job, options));
   // Arm NN 20.08 aborts on per-channel FULLY_CONNECTED weights.
   if (options.runtime == runtime::Runtime::kArmnn) options.fc_per_tensor = true;

@@ -23,6 +23,7 @@ struct Resolved {
   // --target-sqnr's check set, or the one a recipe it saved records.
   int holdout = 0;
   bool needs_stats = false;  // int8 / int16x8
+  std::string method;        // --method, else the recipe's ("": default)
 };
 
 absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job);

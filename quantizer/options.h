@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -24,12 +25,23 @@ absl::StatusOr<Scheme> ParseScheme(const std::string& text);
 std::string SchemeName(Scheme scheme);
 
 // Ops matched by `select` take `precision`: "int8", "int4" (int8 with int4
-// weights), "int16" (int16x8) or "float". `origin` names the rule in messages
-// ("--int16-op CONV_2D", "recipe.json rule 3").
+// weights), "int16" (int16x8) or "float" ("": the precision is left as it
+// is). `origin` names the rule in messages ("--int16-op CONV_2D",
+// "recipe.json rule 3"). A recipe rule may also give the range method of
+// the ops' outputs ("minmax", "percentile:99.9", ...; "": the job's).
 struct PrecisionRule {
+  PrecisionRule() = default;
+  PrecisionRule(std::string select, std::string precision, std::string origin,
+                std::string method = "")
+      : select(std::move(select)),
+        precision(std::move(precision)),
+        origin(std::move(origin)),
+        method(std::move(method)) {}
+
   std::string select;
   std::string precision;
   std::string origin;
+  std::string method;
 };
 
 // Weight rounding from the --data samples, before quantizing

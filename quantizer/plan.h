@@ -81,6 +81,12 @@ struct UserRequest {
 absl::StatusOr<std::vector<std::optional<UserRequest>>> ResolveRequests(
     const ir::Subgraph& sg, const QuantizeOptions& options);
 
+// The range methods the rules of `options` give (PrecisionRule::method),
+// by output tensor name of the ops they select in subgraph 0; a later rule
+// wins. Errors: a selector that matches no op, an unknown method.
+absl::StatusOr<std::map<std::string, calibration::RangeSpec>> ResolveRangeRules(
+    const ir::Subgraph& sg, const QuantizeOptions& options);
+
 // The weight width each op of subgraph 0 will get if planned in int8 form:
 // 4 where int4 weights are asked (QuantizeOptions::weight_bits, "int4"
 // rules) and the op has an int4 form (op flag kInt4Weights), else 8.

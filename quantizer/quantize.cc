@@ -257,6 +257,13 @@ absl::StatusOr<QuantizeResult> Quantize(const ir::Model& model,
       const bool u8_out = options.output_type == ir::DataType::kUInt8;
       if (u8_in) pass_options.input_type = ir::DataType::kInt8;
       if (u8_out) pass_options.output_type = ir::DataType::kInt8;
+      // A recipe's range methods win over --method auto's choices.
+      ASSIGN_OR_RETURN(
+          const auto methods,
+          ResolveRangeRules(result.model.subgraphs[0], pass_options));
+      for (const auto& [name, spec] : methods) {
+        pass_options.range_overrides[name] = spec;
+      }
       ASSIGN_OR_RETURN(const QuantPlan plan,
                        BuildPlan(result.model, *stats, pass_options, requests));
       const std::vector<ir::Operator> planned =

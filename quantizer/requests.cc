@@ -2,6 +2,7 @@
 //
 // Per-op precision requests: recipe rules, --int8-op / --int16-op /
 // --float-op and --exclude-op, resolved against subgraph 0's ops.
+#include <map>
 #include <optional>
 #include <regex>
 #include <string>
@@ -85,6 +86,7 @@ absl::StatusOr<std::vector<std::optional<UserRequest>>> ResolveRequests(
     rules.push_back({e, "float", "--exclude-op"});
   }
   for (const PrecisionRule& rule : rules) {
+    if (rule.precision.empty()) continue;  // a range method only
     absl::StatusOr<UserRequest> p = ParsePrecision(rule);
     if (!p.ok()) return p.status();
     absl::StatusOr<std::vector<bool>> hit =
@@ -92,6 +94,30 @@ absl::StatusOr<std::vector<std::optional<UserRequest>>> ResolveRequests(
     if (!hit.ok()) return hit.status();
     for (size_t i = 0; i < out.size(); ++i) {
       if ((*hit)[i]) out[i] = *p;
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::map<std::string, calibration::RangeSpec>> ResolveRangeRules(
+    const ir::Subgraph& sg, const QuantizeOptions& options) {
+  std::map<std::string, calibration::RangeSpec> out;
+  for (const PrecisionRule& rule : options.rules) {
+    if (rule.method.empty()) continue;
+    absl::StatusOr<calibration::RangeSpec> spec =
+        calibration::ParseRangeMethod(rule.method);
+    if (!spec.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(rule.origin, ": method: ", spec.status().message()));
+    }
+    absl::StatusOr<std::vector<bool>> hit =
+        Select(sg, rule.select, rule.origin);
+    if (!hit.ok()) return hit.status();
+    for (size_t i = 0; i < hit->size(); ++i) {
+      if (!(*hit)[i]) continue;
+      for (int32_t o : sg.operators[i].outputs) {
+        if (o >= 0) out[sg.tensors[static_cast<size_t>(o)].name] = *spec;
+      }
     }
   }
   return out;
