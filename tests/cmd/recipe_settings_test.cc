@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -105,21 +106,18 @@ TEST(RecipeSettingsTest, RuleMethodSetsTheRangeOfThoseOpsOnly) {
   QuantizeTo(dir, "c.tflite", "--recipe " + dir + "/c.json");
   QuantizeTo(dir, "mse.tflite", "");
   QuantizeTo(dir, "minmax.tflite", "--method minmax");
-  const ir::Quantization conv =
-      OutputParams(dir + "/c.tflite", ir::OpKind::kConv2D);
-  const ir::Quantization conv_minmax =
-      OutputParams(dir + "/minmax.tflite", ir::OpKind::kConv2D);
-  const ir::Quantization conv_mse =
-      OutputParams(dir + "/mse.tflite", ir::OpKind::kConv2D);
-  EXPECT_EQ(conv.scale, conv_minmax.scale);
-  EXPECT_EQ(conv.zero_point, conv_minmax.zero_point);
-  ASSERT_NE(conv_minmax.scale, conv_mse.scale);  // the rule is not a no-op
-  const ir::Quantization fc =
-      OutputParams(dir + "/c.tflite", ir::OpKind::kFullyConnected);
-  const ir::Quantization fc_mse =
-      OutputParams(dir + "/mse.tflite", ir::OpKind::kFullyConnected);
-  EXPECT_EQ(fc.scale, fc_mse.scale);
-  EXPECT_EQ(fc.zero_point, fc_mse.zero_point);
+  // The output parameters of the first `kind` op of model `name`.
+  const auto params = [&](const std::string& name, ir::OpKind kind) {
+    const ir::Quantization q = OutputParams(dir + "/" + name, kind);
+    return std::make_pair(q.scale, q.zero_point);
+  };
+  EXPECT_EQ(params("c.tflite", ir::OpKind::kConv2D),
+            params("minmax.tflite", ir::OpKind::kConv2D));
+  // The rule is not a no-op: minmax and mse differ on the conv's output.
+  ASSERT_NE(params("minmax.tflite", ir::OpKind::kConv2D),
+            params("mse.tflite", ir::OpKind::kConv2D));
+  EXPECT_EQ(params("c.tflite", ir::OpKind::kFullyConnected),
+            params("mse.tflite", ir::OpKind::kFullyConnected));
 }
 
 TEST(RecipeSettingsTest, BadSettingsAreOneLineErrorsNamingTheField) {
