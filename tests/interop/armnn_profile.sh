@@ -9,19 +9,13 @@
 # Usage: armnn_profile.sh QFORGE TESTDATA CORPUS ARMNN_RUN_PY
 # Exit 77 without Arm NN (scripts/install_deps.sh installs it) or Node.js.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-qforge=$1
-testdata=$2
-corpus=$3
-armnn=$4
 if ! /usr/bin/python3 -c 'import pyarmnn' > /dev/null 2>&1; then
   echo "armnn_profile: SKIP: python3-pyarmnn absent"
   exit 77
 fi
-out="$(bash "$here/setup.sh")" || { echo "$out"; exit 1; }
-case "$out" in *"node absent"*) echo "$out"; exit 77 ;; esac
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/prelude.sh"
+corpus=$3
+armnn=$4
 fail=0
 pass=0
 check() {  # NAME MODEL SCALE CALIB_GLOB EVAL_FILE...

@@ -10,13 +10,7 @@
 # with LiteRT.
 # Usage: fold_litert.sh QFORGE TESTDATA_DIR. Exit 77 without Node.js.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-qforge=$1
-testdata=$2
-out="$(bash "$here/setup.sh")" || { echo "$out"; exit 1; }
-case "$out" in *"node absent"*) echo "$out"; exit 77 ;; esac
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/prelude.sh"
 model=$testdata/models/face_detection_short_range.tflite
 data=(--data "$testdata/data/person.bmp" --data "$testdata/data/shoe_224_224_3.jpeg"
       --mean 127.5 --std 127.5)

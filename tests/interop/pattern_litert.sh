@@ -8,13 +8,7 @@
 # XNNPACK, whose rounding differs by up to 1 LSB).
 # Usage: pattern_litert.sh QFORGE TESTDATA_DIR. Exit 77 without Node.js.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-qforge=$1
-testdata=$2
-out="$(bash "$here/setup.sh")" || { echo "$out"; exit 1; }
-case "$out" in *"node absent"*) echo "$out"; exit 77 ;; esac
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/prelude.sh"
 p=$testdata/patterns
 passed=0 failed=0
 check() {  # name model scheme "quantize flags" data...

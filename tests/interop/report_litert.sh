@@ -7,13 +7,7 @@
 # the report's, with the same top-1 agreement.
 # Usage: report_litert.sh QFORGE TESTDATA_DIR. Exit 77 without Node.js.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-qforge=$1
-testdata=$2
-out="$(bash "$here/setup.sh")" || { echo "$out"; exit 1; }
-case "$out" in *"node absent"*) echo "$out"; exit 77 ;; esac
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/prelude.sh"
 model=$testdata/models/conv_fc_mnist.tflite
 data=("--data" "$testdata/mnist/*.png" "--scale" "0.003921569")
 "$qforge" quantize "$model" "${data[@]}" -o "$work/q.tflite" -q || exit 1

@@ -14,15 +14,9 @@
 # Usage: weight_forms_litert.sh QFORGE TESTDATA_DIR CORPUS_DIR. Exit 77
 # without Node.js.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-qforge=$1
-testdata=$2
+source "$(dirname "$0")/prelude.sh"
 corpus=${3:-$here/../../../shared/corpus}
-out="$(bash "$here/setup.sh")" || { echo "$out"; exit 1; }
-case "$out" in *"node absent"*) echo "$out"; exit 77 ;; esac
 [ -d "$corpus/models/ai-edge-quantizer" ] || { echo "no corpus at $corpus"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 aeq=$corpus/models/ai-edge-quantizer
 fail=0 pass=0
 # name, model, minimum SQNR of qforge vs LiteRT (dB), flags.
