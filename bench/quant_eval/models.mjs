@@ -228,7 +228,7 @@ export const MODELS = [
     ['custom_gesture_classifier', 'models/mediapipe/custom_gesture_classifier.tflite', 'no gesture embeddings in the corpus (the embedder model is not in it)'],
     ['knift_float', 'models/mediapipe/knift_float.tflite', 'batch-200 patch input; no patch extraction recipe (the corpus README only says "cut from any photo")'],
     ['planestrike_tf', 'models/tf-examples/planestrike_tf.tflite', 'synthetic board states only, and the board encoding is not documented in the corpus'],
-    ['hair_segmentation', 'models/mediapipe/hair_segmentation.tflite', 'MediaPipe custom ops (Convolution2DTransposeBias, MaxPoolingWithArgmax2D, MaxUnpooling2D): neither runtime here runs it'],
+    ['hair_segmentation', 'models/mediapipe/hair_segmentation.tflite', '4-channel input (RGB and the previous frame\'s mask) and MediaPipe custom ops: no data recipe here; bench/mixed/mask_target.sh quantizes and measures it (LiteRT 2.5.3 runs it)'],
     ['2022IDDetector', 'models/tflite-support/2022IDDetectorWithMetadata.tflite', 'Flex ops: neither runtime here runs it'],
     ['frontend_sl_v1', 'models/litert/frontend_sl_v1.tflite', 'audio front end (RFFT2D/COMPLEX_ABS/LOG, bool mask input): a signal-processing graph, not a network to quantize'],
     ['movie_review', 'models/tflite-support/movie_review.tflite', 'int32 token-id input, no token data in the corpus'],
