@@ -120,19 +120,10 @@ TEST_F(LabelMasksCliTest, SelfieAgainstGroundTruth) {
         << format << "\n"
         << r.out.substr(0, 800);
   }
-  r = RunCommand(base + " --format json -o " + dir_ + "/one.json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (int k = 0; k < 2; ++k) {
-    r = RunCommand(base + " --shard " + std::to_string(k) + "/2 -o " + dir_ +
-                   "/p." + std::to_string(k));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-  }
-  r = RunCommand(QforgeBinary() + " merge-reports " + dir_ + "/p.0 " + dir_ +
-                 "/p.1 --format json -o " + dir_ + "/merged.json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string one = testing::ReadText(dir_ + "/one.json");
-  EXPECT_EQ(testing::ReadText(dir_ + "/merged.json"), one);
-  EXPECT_NE(one.find("\"quant_label_miou\""), std::string::npos);
+  const testing::WholeAndMerged m =
+      testing::ReportWholeAndMerged(base, "", "", dir_, /*reversed=*/false);
+  EXPECT_EQ(m.merged, m.one);
+  EXPECT_NE(m.one.find("\"quant_label_miou\""), std::string::npos);
   // A shard judged without the masks does not merge with them.
   r = RunCommand(QforgeBinary() + " report " + selfie_ + " " + dir_ +
                  "/q.tflite" + data_ + " -q --shard 1/2 -o " + dir_ +

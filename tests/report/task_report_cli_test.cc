@@ -199,22 +199,13 @@ TEST_F(TaskReportCliTest, ShardsMergeToTheSameTaskMetrics) {
   const std::string q = dir_ + "/hand.tflite";
   const std::string base = QforgeBinary() + " report " + hand + " " + q +
                            Hands() + " -q --task Identity_2=score";
-  testing::CommandResult r =
-      RunCommand(base + " --threads 2 --format json -o " + dir_ + "/one.json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (int k = 0; k < 2; ++k) {
-    r = RunCommand(base + " --threads 1 --shard " + std::to_string(k) +
-                   "/2 -o " + dir_ + "/p." + std::to_string(k));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-  }
-  r = RunCommand(QforgeBinary() + " merge-reports " + dir_ + "/p.1 " + dir_ +
-                 "/p.0 --format json -o " + dir_ + "/merged.json");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string one = testing::ReadText(dir_ + "/one.json");
-  EXPECT_EQ(testing::ReadText(dir_ + "/merged.json"), one);
-  EXPECT_NE(one.find("\"point_error_p95\""), std::string::npos);
+  const testing::WholeAndMerged m = testing::ReportWholeAndMerged(
+      base, "--threads 2", "--threads 1", dir_, /*reversed=*/true);
+  EXPECT_EQ(m.merged, m.one);
+  EXPECT_NE(m.one.find("\"point_error_p95\""), std::string::npos);
   // A shard judged with other --task overrides does not merge.
-  r = RunCommand(QforgeBinary() + " report " + hand + " " + q + Hands() +
+  testing::CommandResult r =
+      RunCommand(QforgeBinary() + " report " + hand + " " + q + Hands() +
                  " -q --shard 1/2 -o " + dir_ + "/other.1");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = RunCommand(QforgeBinary() + " merge-reports " + dir_ + "/p.0 " + dir_ +

@@ -100,4 +100,25 @@ CommandResult RunCommand(const std::string& command) {
   return result;
 }
 
+WholeAndMerged ReportWholeAndMerged(const std::string& report,
+                                    const std::string& whole_flags,
+                                    const std::string& shard_flags,
+                                    const std::string& dir, bool reversed) {
+  CommandResult r = RunCommand(report + " " + whole_flags +
+                               " --format json -o " + dir + "/one.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (int k = 0; k < 2; ++k) {
+    r = RunCommand(report + " " + shard_flags + " --shard " +
+                   std::to_string(k) + "/2 -o " + dir + "/p." +
+                   std::to_string(k));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+  const std::string a = dir + (reversed ? "/p.1" : "/p.0");
+  const std::string b = dir + (reversed ? "/p.0" : "/p.1");
+  r = RunCommand(QforgeBinary() + " merge-reports " + a + " " + b +
+                 " --format json -o " + dir + "/merged.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return {ReadText(dir + "/one.json"), ReadText(dir + "/merged.json")};
+}
+
 }  // namespace qforge::testing

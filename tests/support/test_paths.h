@@ -45,6 +45,19 @@ struct CommandResult {
 // Runs `command` through /bin/sh, capturing stdout and stderr.
 CommandResult RunCommand(const std::string& command);
 
+// `report` (a `qforge report` command line without -o, --shard or
+// --format) run whole with `whole_flags` into dir/one.json, and as shards
+// 0/2 and 1/2 with `shard_flags` into dir/p.0 and dir/p.1, merged (in the
+// order 1, 0 when `reversed`) into dir/merged.json. The JSON texts; a
+// command that fails is a test failure.
+struct WholeAndMerged {
+  std::string one, merged;
+};
+WholeAndMerged ReportWholeAndMerged(const std::string& report,
+                                    const std::string& whole_flags,
+                                    const std::string& shard_flags,
+                                    const std::string& dir, bool reversed);
+
 }  // namespace qforge::testing
 
 #endif  // QFORGE_TESTS_SUPPORT_TEST_PATHS_H_
