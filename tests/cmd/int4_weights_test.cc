@@ -8,6 +8,7 @@
 // weights. LiteRT runs these models in tests/interop/quantize_litert.sh.
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,36 @@ TEST(Int4WeightsTest, TargetSqnrRaisesInt4OpsToInt8First) {
     }
   }
   EXPECT_GE(int8_weighted, 1);
+}
+
+// On vww_96 (corpus), int4 CONV_2D / DEPTHWISE_CONV_2D run in LiteRT's
+// builtin kernels, and the fast-path plan once kept them all float (a
+// float-sized model) because float runs on XNNPACK. --weight-bits 4 asks for
+// the size: every conv keeps its int4 weights, at about a quarter of the
+// float model's bytes.
+TEST(Int4WeightsTest, FastPathPlanKeepsTheInt4WeightsAskedFor) {
+  const std::string corpus = testing::CorpusDir();
+  const std::string model = corpus + "/models/mlperf-tiny/vww_96_float.tflite";
+  if (!std::filesystem::exists(model)) GTEST_SKIP() << "no corpus";
+  const std::string dir = testing::MakeTempDir();
+  const testing::CommandResult r = RunCommand(
+      testing::QforgeBinary() + " quantize " + model + " --data '" + corpus +
+      "/data/coral/*.bmp' --std 255 --weight-bits 4 -q -o " + dir +
+      "/m.tflite");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ir::Model m = Read(dir + "/m.tflite");
+  int convs = 0;
+  for (const ir::Operator& op : m.subgraphs[0].operators) {
+    if (op.kind != ir::OpKind::kConv2D &&
+        op.kind != ir::OpKind::kDepthwiseConv2D) {
+      continue;
+    }
+    ++convs;
+    EXPECT_EQ(m.subgraphs[0].tensors[op.inputs[1]].type, ir::DataType::kInt4);
+  }
+  EXPECT_EQ(convs, 27);
+  EXPECT_LT(std::filesystem::file_size(dir + "/m.tflite"),
+            std::filesystem::file_size(model) * 3 / 10);
 }
 
 TEST(Int4WeightsTest, UsageErrors) {
