@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -12,18 +13,31 @@
 namespace qforge::report {
 namespace {
 
+// std::round(y) for |y| < 2^62: truncation, then the fraction (exact in
+// double) decides. std::round is a libm call the loop below cannot inline;
+// it took 40% of a report's time (mobilenet_v1_0.25_224, 15 photos).
+inline double RoundHalfAway(double y) {
+  const double t = static_cast<double>(static_cast<int64_t>(y));
+  const double d = y - t;
+  return t + (d >= 0.5 ? 1.0 : 0.0) - (d <= -0.5 ? 1.0 : 0.0);
+}
+
 // `f` on `grid`: round to nearest (half away from zero, as TFLite's
 // QUANTIZE), clamped to the integer range; NaN goes to the zero point.
+// f / scale is clamped first to one step beyond the range, which rounds
+// and clamps to the same integer and keeps RoundHalfAway in its domain.
 template <typename T>
 void RoundOnto(const float* f, T* q, int64_t n, const QuantGrid& grid) {
   const double lo = static_cast<double>(grid.qmin);
   const double hi = static_cast<double>(grid.qmax);
   const double zp = static_cast<double>(grid.zero_point);
+  const double ylo = lo - zp - 1, yhi = hi - zp + 1;
   for (int64_t i = 0; i < n; ++i) {
     double v = zp;
     if (!std::isnan(f[i])) {
-      v = std::clamp(std::round(static_cast<double>(f[i]) / grid.scale) + zp,
-                     lo, hi);
+      const double y =
+          std::clamp(static_cast<double>(f[i]) / grid.scale, ylo, yhi);
+      v = std::clamp(RoundHalfAway(y) + zp, lo, hi);
     }
     q[i] = static_cast<T>(v);
   }
