@@ -138,32 +138,42 @@ __attribute__((noinline)) void AddRow(
     double* __restrict qlo, double* __restrict qhi, double* __restrict clip,
     double* __restrict mask, const RowGrid& g) {
   constexpr double kMax = std::numeric_limits<double>::max();
+  // The grid in locals and each input loaded once: GCC 12 reloaded g's
+  // fields in the loop (a store might change them, for all it knew) and
+  // did not vectorize it ("control flow in loop").
+  const double mask_below = g.mask_below, mask_above = g.mask_above;
+  const double qmin = g.qmin, qmax = g.qmax, below = g.below, above = g.above;
   for (int64_t c = 0; c < m; ++c) {
+    const double a0 = as[c], b0 = bs[c];
     // NaN fails both comparisons, so this is "both finite".
-    bool fin = (std::fabs(as[c]) <= kMax) & (std::fabs(bs[c]) <= kMax);
+    bool fin = (std::fabs(a0) <= kMax) & (std::fabs(b0) <= kMax);
     if (kQuantized) {
-      const bool sentinel =
-          fin & ((as[c] <= g.mask_below) | (as[c] >= g.mask_above));
+      const bool sentinel = fin & ((a0 <= mask_below) | (a0 >= mask_above));
       mask[c] += sentinel ? 1.0 : 0.0;
       fin = fin & !sentinel;
     }
-    const double a = fin ? as[c] : 0.0;
-    const double b = fin ? bs[c] : 0.0;
+    const double a = fin ? a0 : 0.0;
+    const double b = fin ? b0 : 0.0;
     const double e = b - a;
     cnt[c] += fin ? 1.0 : 0.0;
     ff[c] += a * a;
     ee[c] += e * e;
     fq[c] += a * b;
     qq[c] += b * b;
-    mx[c] = std::max(mx[c], std::fabs(e));
-    fmin[c] = fin ? std::min(fmin[c], a) : fmin[c];
-    fmax[c] = fin ? std::max(fmax[c], a) : fmax[c];
+    // Selects of values (std::max(x, y) is x < y ? y : x; std::min(x, y)
+    // is y < x ? y : x), not std::min / std::max of references to lanes.
+    const double abs_e = std::fabs(e);
+    const double m0 = mx[c], lo0 = fmin[c], hi0 = fmax[c];
+    mx[c] = m0 < abs_e ? abs_e : m0;
+    fmin[c] = fin & (a < lo0) ? a : lo0;
+    fmax[c] = fin & (hi0 < a) ? a : hi0;
     if (kQuantized) {
       const double v = vs[c];
-      qlo[c] = std::min(qlo[c], v);
-      qhi[c] = std::max(qhi[c], v);
-      const bool clipped = fin & (((v == g.qmin) & (a < g.below)) |
-                                  ((v == g.qmax) & (a > g.above)));
+      const double qlo0 = qlo[c], qhi0 = qhi[c];
+      qlo[c] = v < qlo0 ? v : qlo0;
+      qhi[c] = qhi0 < v ? v : qhi0;
+      const bool clipped =
+          fin & (((v == qmin) & (a < below)) | ((v == qmax) & (a > above)));
       clip[c] += clipped ? 1.0 : 0.0;
     }
   }
