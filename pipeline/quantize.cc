@@ -28,6 +28,7 @@
 #include "quantizer/plan.h"
 #include "quantizer/quantize.h"
 #include "quantizer/recipe.h"
+#include "quantizer/weight_forms.h"
 #include "report/float_ops.h"
 #include "report/render.h"
 #include "report/task_kind.h"
@@ -148,13 +149,65 @@ void SplitSamples(Run& run) {
   }
 }
 
+// Weight rounding for the weight-only and dynamic forms: each layer the
+// scheme writes is rounded on the grid of its form (weight_forms.h), from
+// its float inputs; layers whose weights stay float are left alone.
+absl::Status RecoverWeightForms(Run& run) {
+  const quantizer::QuantizeOptions& options = run.resolved.options;
+  const RecoverySettings& r = run.recovery;
+  if (r.equalize || r.bias_correction || r.adaround) {
+    return UsageError(absl::StrCat(
+        "--equalize, --bias-correction, --adaround and --optimize need "
+        "scheme int8 or int16x8; --scheme ",
+        run.resolved.scheme, " takes --gptq, --weight-clip mse and --awq"));
+  }
+  ASSIGN_OR_RETURN(const quantizer::FoldedModel folded,
+                   quantizer::FoldedModel::Fold(run.model()));
+  const ir::Subgraph& fsg = folded.model().subgraphs[0];
+  ASSIGN_OR_RETURN(
+      const std::vector<std::optional<quantizer::UserRequest>> requests,
+      quantizer::ResolveRequests(fsg, options));
+  std::vector<bool> excluded(requests.size(), false);
+  for (size_t j = 0; j < requests.size(); ++j) {
+    excluded[j] = requests[j].has_value() &&
+                  requests[j]->precision == quantizer::Precision::kFloat;
+  }
+  const std::vector<std::optional<quantizer::WeightGrid>> folded_grids =
+      quantizer::PlannedWeightGrids(folded.model(), excluded, options);
+  const size_t num_ops = run.model().subgraphs[0].operators.size();
+  // Only weighted layers are kept float: AWQ folds into other ops (a
+  // LayerNorm's MUL) whatever the scheme does with them.
+  std::vector<bool> keep_float(num_ops, false);
+  std::vector<std::optional<quantizer::WeightGrid>> grids(num_ops);
+  for (size_t j = 0; j < folded_grids.size() && j < folded.num_ops(); ++j) {
+    const size_t i = static_cast<size_t>(folded.FileOp(static_cast<int>(j)));
+    grids[i] = folded_grids[j];
+    keep_float[i] = !grids[i].has_value() &&
+                    ir::GetOpInfo(fsg.operators[j].kind).weight_input >= 0;
+  }
+  // --scheme dynamic (int8): FULLY_CONNECTED's hybrid weights have one
+  // scale for the tensor.
+  const bool fc_per_tensor =
+      options.scheme == quantizer::Scheme::kDynamic && options.weight_bits != 4;
+  absl::Status s = ApplyRecovery(
+      run.recovery, run.work, run.data.has_value() ? &*run.data : nullptr,
+      run.fit, keep_float, std::vector<int>(num_ops, 8), grids, fc_per_tensor,
+      run.job.threads, run.job.numerics, run.hooks);
+  return s.ok() ? s : Prefixed(run.job.model, s);
+}
+
 absl::Status Recover(Run& run) {
   if (!run.recovery.Any()) return absl::OkStatus();
   const quantizer::QuantizeOptions& options = run.resolved.options;
+  if (options.scheme == quantizer::Scheme::kWeightOnly ||
+      options.scheme == quantizer::Scheme::kDynamic) {
+    return RecoverWeightForms(run);
+  }
   if (!run.resolved.needs_stats) {
-    return UsageError(
-        absl::StrCat("weight recovery needs scheme int8 or int16x8, not ",
-                     run.resolved.scheme));
+    return UsageError(absl::StrCat(
+        "weight recovery needs scheme int8, int16x8, weight-only or dynamic, "
+        "not ",
+        run.resolved.scheme));
   }
   // The rules name ops of the folded model; recovery works on the file's.
   ASSIGN_OR_RETURN(const quantizer::FoldedModel folded,
@@ -174,9 +227,9 @@ absl::Status Recover(Run& run) {
                     requests[j]->precision == quantizer::Precision::kFloat;
     weight_bits[i] = folded_bits[j];
   }
-  absl::Status s = ApplyRecovery(run.recovery, run.work, &*run.data, run.fit,
-                                 keep_float, weight_bits, options.fc_per_tensor,
-                                 run.job.threads, run.job.numerics, run.hooks);
+  absl::Status s = ApplyRecovery(
+      run.recovery, run.work, &*run.data, run.fit, keep_float, weight_bits, {},
+      options.fc_per_tensor, run.job.threads, run.job.numerics, run.hooks);
   return s.ok() ? s : Prefixed(run.job.model, s);
 }
 

@@ -39,14 +39,13 @@ absl::Status ResolveRecovery(RecoverySettings& args) {
   return absl::OkStatus();
 }
 
-absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
-                           const formats::SampleSource* data,
-                           const std::vector<int64_t>& samples,
-                           const std::vector<bool>& keep_float,
-                           const std::vector<int>& weight_bits,
-                           bool fc_per_tensor, int threads,
-                           const numerics::Modes& numerics,
-                           const Hooks& hooks) {
+absl::Status ApplyRecovery(
+    const RecoverySettings& args, ir::Model& work,
+    const formats::SampleSource* data, const std::vector<int64_t>& samples,
+    const std::vector<bool>& keep_float, const std::vector<int>& weight_bits,
+    const std::vector<std::optional<quantizer::WeightGrid>>& grids,
+    bool fc_per_tensor, int threads, const numerics::Modes& numerics,
+    const Hooks& hooks) {
   if (args.equalize) {
     // Layers with float16 weights behind DEQUANTIZE (MediaPipe's models)
     // get float32 copies first, so that equalization can rescale them.
@@ -71,6 +70,8 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
     ao.keep_float = keep_float;
     ao.weight_bits = weight_bits;
     ao.fc_per_tensor = fc_per_tensor;
+    ao.grids = grids;
+    ao.float_inputs = !grids.empty();
     ao.max_samples = args.samples;
     ao.threads = threads;
     ao.seed = args.seed;
@@ -109,6 +110,7 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
   ro.fc_per_tensor = fc_per_tensor;
   ro.keep_float = keep_float;
   ro.weight_bits = weight_bits;
+  ro.grids = grids;
   ro.threads = threads;
   ro.seed = args.seed;
   ro.max_samples = args.samples;
@@ -125,6 +127,9 @@ absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
   }
   bool low_bits = false;
   for (int bits : weight_bits) low_bits = low_bits || bits <= 4;
+  for (const std::optional<quantizer::WeightGrid>& g : grids) {
+    low_bits = low_bits || (g.has_value() && g->qmax <= 7);
+  }
   if (args.gptq_low_bits && !args.rounding.gptq && low_bits) {
     absl::StrAppend(&what, "+gptq (int4 layers)");
   }

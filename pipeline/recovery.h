@@ -8,6 +8,7 @@
 #define QFORGE_PIPELINE_RECOVERY_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "numerics/modes.h"
 #include "pipeline/hooks.h"
 #include "quantizer/options.h"
+#include "quantizer/weight_grid.h"
 
 namespace qforge::pipeline {
 
@@ -50,14 +52,16 @@ absl::Status ResolveRecovery(RecoverySettings& args);
 // Applies the methods asked to `work` (the float model), with the
 // calibration `samples` of `data` where a method needs data; `keep_float`
 // (by op index of `work`) are layers the plan keeps float, `weight_bits`
-// the width of each layer's weights. Notes one summary line per method.
-absl::Status ApplyRecovery(const RecoverySettings& args, ir::Model& work,
-                           const formats::SampleSource* data,
-                           const std::vector<int64_t>& samples,
-                           const std::vector<bool>& keep_float,
-                           const std::vector<int>& weight_bits,
-                           bool fc_per_tensor, int threads,
-                           const numerics::Modes& numerics, const Hooks& hooks);
+// the width of each layer's weights; `grids` (weight-only and dynamic
+// forms, by op index) the grid each layer's weights are written on, whose
+// layers read float activations. Notes one summary line per method.
+absl::Status ApplyRecovery(
+    const RecoverySettings& args, ir::Model& work,
+    const formats::SampleSource* data, const std::vector<int64_t>& samples,
+    const std::vector<bool>& keep_float, const std::vector<int>& weight_bits,
+    const std::vector<std::optional<quantizer::WeightGrid>>& grids,
+    bool fc_per_tensor, int threads, const numerics::Modes& numerics,
+    const Hooks& hooks);
 
 }  // namespace qforge::pipeline
 

@@ -41,6 +41,25 @@ MatrixXf RoundRowsNearest(const MatrixXf& w, int qmax, bool per_tensor) {
   return out;
 }
 
+// The same per group of `group` inputs of each row.
+MatrixXf RoundGroupsNearest(const MatrixXf& w, int qmax, Index group) {
+  MatrixXf out(w.rows(), w.cols());
+  for (Index r = 0; r < w.rows(); ++r) {
+    for (Index j0 = 0; j0 < w.cols(); j0 += group) {
+      const Index n = std::min(group, w.cols() - j0);
+      const float absmax = w.row(r).segment(j0, n).cwiseAbs().maxCoeff();
+      const double s = absmax > 0 ? double{absmax} / qmax : 1.0;
+      for (Index j = j0; j < j0 + n; ++j) {
+        const double q =
+            std::clamp(std::round(w(r, j) / s), static_cast<double>(-qmax),
+                       static_cast<double>(qmax));
+        out(r, j) = static_cast<float>(q * s);
+      }
+    }
+  }
+  return out;
+}
+
 // x on 256 levels over [min(x, 0), max(x, 0)], as an int8 activation.
 MatrixXf RoundActivation(const MatrixXf& x) {
   const float lo = std::min(0.0f, x.minCoeff());
@@ -154,7 +173,7 @@ std::vector<AwqSite> FindAffineSites(const ir::Model& model,
 AwqSearch SearchAwqScales(const MatrixXf& x,
                           const std::vector<AwqReader>& readers,
                           const std::vector<int64_t>& channel_of,
-                          int64_t channels) {
+                          int64_t channels, bool round_input) {
   const Index k = x.cols();
   Eigen::VectorXd mean_abs = Eigen::VectorXd::Zero(channels);
   Eigen::VectorXd count = Eigen::VectorXd::Zero(channels);
@@ -197,13 +216,16 @@ AwqSearch SearchAwqScales(const MatrixXf& x,
     }
     MatrixXf xs = x;
     for (Index j = 0; j < k; ++j) xs.col(j) /= s[channel_of[j]];
-    const MatrixXf xq = RoundActivation(xs);
+    const MatrixXf xq = round_input ? RoundActivation(xs) : xs;
     double error = 0;
     for (size_t i = 0; i < readers.size(); ++i) {
       MatrixXf ws = readers[i].weights;
       for (Index j = 0; j < k; ++j) ws.col(j) *= s[channel_of[j]];
+      const AwqReader& rd = readers[i];
       const MatrixXf y =
-          xq * RoundRowsNearest(ws, readers[i].qmax, readers[i].per_tensor)
+          xq * (rd.group_size > 0
+                    ? RoundGroupsNearest(ws, rd.qmax, rd.group_size)
+                    : RoundRowsNearest(ws, rd.qmax, rd.per_tensor))
                    .transpose();
       error += static_cast<double>((y - reference[i]).squaredNorm());
     }
@@ -305,14 +327,18 @@ absl::StatusOr<AwqResult> ScaleActivationAware(
           op < options.weight_bits.size() ? options.weight_bits[op] : 8;
       r.qmax = (1 << (bits - 1)) - 1;
       r.per_tensor = WeightsPerTensor(b.kind, options.fc_per_tensor);
+      if (op < options.grids.size() && options.grids[op].has_value()) {
+        r.qmax = options.grids[op]->qmax;
+        r.group_size = options.grids[op]->group_size;
+      }
       readers.push_back(std::move(r));
     }
     const MatrixXf x =
         Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic,
                                        Eigen::RowMajor>>(
             in.patches.data(), in.num_patches, in.width);
-    const AwqSearch found =
-        SearchAwqScales(x, readers, channel_of, site.channels);
+    const AwqSearch found = SearchAwqScales(
+        x, readers, channel_of, site.channels, !options.float_inputs);
     AwqLayer done;
     done.op_index = site.readers[0].op_index;
     done.op = std::string(ir::GetOpInfo(site.readers[0].kind).name);

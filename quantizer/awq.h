@@ -10,7 +10,8 @@
 // windows: both B's weights (nearest rounding on their grid) and its
 // input (8 bits over the windows' range, as the int8 activation) are
 // rounded, so that the search sees what the scales cost the activation
-// too. alpha = 0 (no scaling) is a candidate, so a layer is only scaled
+// too; with float inputs (weight-only and dynamic forms), the weights
+// only. alpha = 0 (no scaling) is a candidate, so a layer is only scaled
 // when that lowers its error.
 //
 // The division of the input is folded into what makes it, only where that
@@ -30,6 +31,7 @@
 #define QFORGE_QUANTIZER_AWQ_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,7 @@
 #include "formats/data/data_source.h"
 #include "ir/model.h"
 #include "numerics/modes.h"
+#include "quantizer/weight_grid.h"
 
 namespace qforge::quantizer {
 
@@ -46,6 +49,12 @@ struct AwqOptions {
   std::vector<bool> keep_float;  // by op index: layers left alone
   std::vector<int> weight_bits;  // by op index; absent: 8
   bool fc_per_tensor = false;
+  // By op index: the grid of the weight-only and dynamic forms
+  // (weight_forms.h), which overrides weight_bits; absent: per channel.
+  std::vector<std::optional<WeightGrid>> grids;
+  // The readers' inputs stay float (weight-only and dynamic forms): the
+  // search rounds the weights only.
+  bool float_inputs = false;
   int64_t max_samples = 64;  // evenly spaced over `samples`; 0: all
   int64_t windows = 4096;    // input windows per layer, about
   int threads = 0;
@@ -75,6 +84,7 @@ struct AwqReader {
   Eigen::MatrixXf weights;
   int qmax = 127;
   bool per_tensor = false;
+  int64_t group_size = 0;  // > 0: one scale per group of inputs of a row
 };
 struct AwqSearch {
   Eigen::VectorXf scales;  // [channels]; all 1 when alpha is 0
@@ -85,7 +95,7 @@ struct AwqSearch {
 AwqSearch SearchAwqScales(const Eigen::MatrixXf& x,
                           const std::vector<AwqReader>& readers,
                           const std::vector<int64_t>& channel_of,
-                          int64_t channels);
+                          int64_t channels, bool round_input = true);
 
 // Scales every pair of subgraph 0 of the float `model` in place.
 absl::StatusOr<AwqResult> ScaleActivationAware(

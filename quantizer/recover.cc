@@ -69,12 +69,11 @@ Eigen::MatrixXd InputGram(const WeightedLayer& l, const CapturedInput& c,
 // --weight-clip and --gptq on one layer: its scales (clipped per row) and
 // integers [flat weight index], from the layer's input windows `now`.
 absl::StatusOr<std::vector<int32_t>> RoundLayer(
-    const WeightedLayer& l, const std::vector<float>& w, int qmax,
+    const WeightedLayer& l, const std::vector<float>& w, const WeightGrid& grid,
     bool per_tensor, const WeightRounding& rounding, const CapturedInput& now,
-    runtime::ThreadPool* pool, std::vector<float>& scales,
-    RecoveredLayer& done) {
+    runtime::ThreadPool* pool, Eigen::MatrixXf& scales, RecoveredLayer& done) {
   GptqLayer problem;
-  problem.grid.qmax = qmax;
+  problem.grid = grid;
   problem.weights.resize(l.rows, l.k);
   for (int64_t r = 0; r < l.rows; ++r) {
     for (int64_t j = 0; j < l.k; ++j) {
@@ -93,18 +92,17 @@ absl::StatusOr<std::vector<int32_t>> RoundLayer(
           problem.hessians[r].diagonal().transpose().cast<float>();
     }
     Eigen::MatrixXf ratio;
-    const Eigen::MatrixXf clipped = ClipScales(
-        problem.weights, problem.grid, importance, DefaultClipRatios(), &ratio);
-    for (int64_t r = 0; r < l.rows; ++r) scales[r] = clipped(r, 0);
+    scales = ClipScales(problem.weights, problem.grid, importance,
+                        DefaultClipRatios(), &ratio);
     done.mean_clip = ratio.mean();
   }
-  problem.scales = Eigen::Map<const Eigen::MatrixXf>(scales.data(), l.rows, 1);
+  problem.scales = scales;
   std::vector<int32_t> q(w.size());
   if (!rounding.gptq) {
     for (int64_t r = 0; r < l.rows; ++r) {
       for (int64_t j = 0; j < l.k; ++j) {
         const int64_t i = l.WeightIndex(r, j);
-        q[i] = problem.grid.Round(w[i], scales[r]);
+        q[i] = grid.Round(w[i], scales(r, grid.GroupOf(j)));
       }
     }
     return q;
@@ -123,6 +121,45 @@ absl::StatusOr<std::vector<int32_t>> RoundLayer(
   done.loss_gptq = stats.loss_gptq;
   done.flipped = stats.changed;
   return q;
+}
+
+// Blockwise forms store float16 scales that the writer derives from the
+// weights it is given, GridScale(max |s q|). That gives s back whenever
+// some integer of the group is +-qmax (s qmax / qmax is exact in float);
+// rounding puts the largest weight there except when the float16 scale
+// was flushed or rounded coarsely (subnormal). Such a group gets its
+// largest weight moved to +-qmax, so that the file holds exactly the
+// integers and scales chosen here. Float32 per-channel scales come back
+// within a float rounding, which leaves the integers as chosen.
+void PinGroupMaxima(const WeightedLayer& l, const std::vector<float>& w,
+                    const WeightGrid& grid, const Eigen::MatrixXf& scales,
+                    std::vector<int32_t>& q) {
+  if (grid.scale_type == ScaleType::kFloat32) return;
+  const int64_t groups = grid.Groups(l.k);
+  for (int64_t r = 0; r < l.rows; ++r) {
+    for (int64_t g = 0; g < groups; ++g) {
+      const int64_t j0 = grid.group_size > 0 ? g * grid.group_size : 0;
+      const int64_t j1 =
+          grid.group_size > 0 ? std::min(l.k, j0 + grid.group_size) : l.k;
+      const float s = scales(r, g);
+      float written = 0, largest = -1;
+      int64_t arg = j0;
+      for (int64_t j = j0; j < j1; ++j) {
+        const int64_t i = l.WeightIndex(r, j);
+        written = std::max(written, std::fabs(s * static_cast<float>(q[i])));
+        if (std::fabs(w[i]) > largest) {
+          largest = std::fabs(w[i]);
+          arg = j;
+        }
+      }
+      // All zero: the writer stores zeros whatever its scale.
+      if (written == 0 || GridScale(written, grid.qmax, grid.scale_type) == s) {
+        continue;
+      }
+      const int64_t i = l.WeightIndex(r, arg);
+      q[i] = w[i] < 0 ? -grid.qmax : grid.qmax;
+    }
+  }
 }
 
 }  // namespace
@@ -195,22 +232,38 @@ absl::StatusOr<RecoverResult> RecoverWeights(
     done.op = std::string(ir::GetOpInfo(l.kind).name);
     done.output = model.subgraphs[0].tensors[l.output].name;
     const size_t op = static_cast<size_t>(l.op_index);
-    const int bits =
-        op < options.weight_bits.size() ? options.weight_bits[op] : 8;
-    const int qmax = (1 << (bits - 1)) - 1;
+    WeightGrid grid;
+    int bits = op < options.weight_bits.size() ? options.weight_bits[op] : 8;
+    grid.qmax = (1 << (bits - 1)) - 1;
+    if (op < options.grids.size() && options.grids[op].has_value()) {
+      grid = *options.grids[op];
+      bits = grid.qmax <= 7 ? 4 : 8;
+    }
+    const int qmax = grid.qmax;
     const std::vector<float> w = LayerWeights(model, l.weights);
     RETURN_IF_ERROR(
         CheckFinite(model.subgraphs[0].tensors[l.weights], w, "recover"));
     const bool per_tensor = WeightsPerTensor(l.kind, options.fc_per_tensor);
-    std::vector<float> scales = RowScales(l, w, qmax, per_tensor);
+    const int64_t groups = grid.Groups(l.k);
+    Eigen::MatrixXf scales(l.rows, groups);
+    if (grid.group_size == 0 && grid.scale_type == ScaleType::kFloat32) {
+      const std::vector<float> rows = RowScales(l, w, qmax, per_tensor);
+      for (int64_t r = 0; r < l.rows; ++r) scales(r, 0) = rows[r];
+    } else {
+      Eigen::MatrixXf m(l.rows, l.k);
+      for (int64_t r = 0; r < l.rows; ++r) {
+        for (int64_t j = 0; j < l.k; ++j) m(r, j) = w[l.WeightIndex(r, j)];
+      }
+      scales = GroupScales(m, grid);
+    }
     // The integers: nearest, or AdaRound's choice.
     std::vector<int32_t> q(w.size());
     for (int64_t r = 0; r < l.rows; ++r) {
       for (int64_t j = 0; j < l.k; ++j) {
         const int64_t i = l.WeightIndex(r, j);
         q[i] = static_cast<int32_t>(std::clamp<float>(
-            std::round(w[i] / scales[r]), static_cast<float>(-qmax),
-            static_cast<float>(qmax)));
+            std::round(w[i] / scales(r, grid.GroupOf(j))),
+            static_cast<float>(-qmax), static_cast<float>(qmax)));
       }
     }
     // This layer's input in the model rounded so far (and, for AdaRound,
@@ -227,8 +280,12 @@ absl::StatusOr<RecoverResult> RecoverWeights(
       ASSIGN_OR_RETURN(now, CaptureLayerInputs(model, data, samples, want, co));
     }
     if (layer_rounding.gptq || layer_rounding.clip_mse) {
-      ASSIGN_OR_RETURN(q, RoundLayer(l, w, qmax, per_tensor, layer_rounding,
+      ASSIGN_OR_RETURN(q, RoundLayer(l, w, grid, per_tensor, layer_rounding,
                                      now[0], &pool, scales, done));
+    }
+    if (adaround && groups > 1) {
+      return absl::InvalidArgumentError(
+          "AdaRound takes one weight scale per output channel, not blocks");
     }
     if (adaround) {
       want[0].tap_means = false;
@@ -241,7 +298,7 @@ absl::StatusOr<RecoverResult> RecoverWeights(
           problem.weights(r, j) = w[l.WeightIndex(r, j)];
         }
       }
-      problem.scales = scales;
+      problem.scales.assign(scales.data(), scales.data() + l.rows);
       problem.qmin = -qmax;
       problem.qmax = qmax;
       problem.target.resize(ref[0].num_patches, l.rows);
@@ -270,11 +327,12 @@ absl::StatusOr<RecoverResult> RecoverWeights(
       done.loss_adaround = stats.loss_adaround;
       done.flipped = stats.flipped;
     }
+    PinGroupMaxima(l, w, grid, scales, q);
     std::vector<float> snapped(w.size());
     for (int64_t r = 0; r < l.rows; ++r) {
       for (int64_t j = 0; j < l.k; ++j) {
         const int64_t i = l.WeightIndex(r, j);
-        snapped[i] = scales[r] * static_cast<float>(q[i]);
+        snapped[i] = scales(r, grid.GroupOf(j)) * static_cast<float>(q[i]);
       }
     }
     if (options.bias_correction) {

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "numerics/modes.h"
 #include "quantizer/adaround.h"
 #include "quantizer/options.h"
+#include "quantizer/weight_grid.h"
 
 namespace qforge::quantizer {
 
@@ -56,6 +58,13 @@ struct RecoverOptions {
   // By op index: b puts a layer's weights on the grid of integers in
   // [-(2^(b-1)-1), 2^(b-1)-1] (4: int4 weights); absent: 8.
   std::vector<int> weight_bits;
+  // By op index: the grid of the weight-only and dynamic forms
+  // (weight_forms.h: one scale per block of inputs, float16 or bfloat16
+  // scales), which overrides weight_bits; absent: per channel, float32
+  // scales. Each group's scale is GridScale() of the weights put on it, so
+  // the writer, which derives scales from the weights it is given, stores
+  // those scales and integers. Not with AdaRound (one scale per row).
+  std::vector<std::optional<WeightGrid>> grids;
   // At most this many of the samples (evenly spaced) are run per layer
   // (0: all). Means and windows settle long before the hundreds of images
   // a calibration may use, and each layer costs one or two passes.

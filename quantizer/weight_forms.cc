@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,10 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "formats/tflite_reader.h"
-#include "numerics/float16.h"
 #include "numerics/quant_params.h"
 #include "quantizer/graph_edit.h"
 #include "quantizer/op_quant_spec.h"
+#include "quantizer/weight_grid.h"
 #include "quantizer/weight_only_pass.h"
 #include "runtime/legality_weights.h"
 
@@ -91,29 +90,6 @@ bool BlocksFit(const ir::Tensor& t, int block_size) {
   return t.shape.size() == 2 && t.shape[1] > 0 && t.shape[1] % block_size == 0;
 }
 
-// `v` rounded to bfloat16 (nearest, ties to even), as a float.
-float RoundToBfloat16(float v) {
-  uint32_t b;
-  std::memcpy(&b, &v, sizeof(b));
-  b = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
-  std::memcpy(&v, &b, sizeof(v));
-  return v;
-}
-
-// The float16 scale of a block whose largest magnitude is `absmax`: the
-// kernels read the float16 value, so values are rounded with it. Zero
-// blocks take 1; scales float16 cannot hold saturate (values clamp).
-// `bf16`: XNNPACK's FULLY_CONNECTED reads the scales as bfloat16, so they
-// are chosen on the bfloat16 grid, which float16 holds exactly.
-float BlockScale(float absmax, int qmax, bool bf16, uint16_t* half) {
-  float s = absmax > 0.0f ? absmax / static_cast<float>(qmax) : 1.0f;
-  s = std::min(s, 65504.0f);
-  if (bf16) s = std::min(RoundToBfloat16(s), 65280.0f);
-  *half = numerics::FloatToHalf(s);
-  if (numerics::HalfToFloat(*half) <= 0.0f) *half = 0x0400;  // 2^-14
-  return numerics::HalfToFloat(*half);
-}
-
 // Replaces nothing: returns the index of a new integer tensor holding the
 // weights of `src` in `form` (per channel along `axis`, or per block along
 // the last axis with a float16 scale tensor).
@@ -145,8 +121,10 @@ int32_t AddIntWeights(ir::Model& model, ir::Subgraph& sg, int32_t src_index,
       float absmax = 0.0f;
       for (int64_t k = begin; k < begin + form.block_size; ++k)
         absmax = std::max(absmax, std::fabs(values[k]));
-      const float s = BlockScale(absmax, qmax, bf16_scales,
-                                 &half[static_cast<size_t>(r * blocks + b)]);
+      const float s =
+          GridScale(absmax, qmax,
+                    bf16_scales ? ScaleType::kBfloat16 : ScaleType::kFloat16,
+                    &half[static_cast<size_t>(r * blocks + b)]);
       for (int64_t k = begin; k < begin + form.block_size; ++k) {
         const int32_t v =
             numerics::QuantizeValue(values[k], {s, 0}, -qmax, qmax);
@@ -191,6 +169,113 @@ std::optional<WeightForm> ChooseForm(ir::OpKind kind, WeightForm asked,
   return std::nullopt;
 }
 
+// Who reads each tensor of subgraph 0.
+struct WeightReaders {
+  std::vector<bool> consumed_by_kept;  // an excluded op reads it
+  std::vector<int> consumers;
+};
+
+WeightReaders FindWeightReaders(const ir::Subgraph& sg,
+                                const std::vector<bool>& excluded) {
+  WeightReaders r;
+  r.consumed_by_kept.assign(sg.tensors.size(), false);
+  r.consumers.assign(sg.tensors.size(), 0);
+  for (size_t i = 0; i < sg.operators.size(); ++i) {
+    for (int32_t t : sg.operators[i].inputs) {
+      if (t < 0) continue;
+      ++r.consumers[t];
+      if (excluded[i]) r.consumed_by_kept[t] = true;
+    }
+  }
+  return r;
+}
+
+// What the weight-only pass does with one op.
+struct WeightOnlyChoice {
+  enum class Kind : uint8_t {
+    kUntouched,  // no float weight in a slot this pass writes
+    kKept,       // keeps float weights, for `why`
+    kShared,     // reads a weight an earlier op's form already replaced
+    kWrite,      // `form` for weight tensor `tensor`
+  };
+  Kind kind = Kind::kUntouched;
+  std::string why;
+  int32_t tensor = -1;
+  WeightSlot slot;
+  WeightForm form;
+  bool direct = false;  // the lookup reads the integer table itself
+};
+
+WeightOnlyChoice ChooseWeightOnly(const ir::Model& model, size_t i,
+                                  const std::vector<bool>& excluded,
+                                  const WeightReaders& readers,
+                                  const std::map<int32_t, bool>& dequantized,
+                                  const QuantizeOptions& options) {
+  const ir::Subgraph& sg = model.subgraphs[0];
+  const ir::Operator& op = sg.operators[i];
+  WeightOnlyChoice c;
+  const std::optional<WeightSlot> slot = SlotOf(sg, op);
+  const int32_t t =
+      slot.has_value() && static_cast<size_t>(slot->input) < op.inputs.size()
+          ? op.inputs[slot->input]
+          : -1;
+  if (t < 0 || !IsFloatWeight(model, sg.tensors[t])) return c;
+  c.tensor = t;
+  c.slot = *slot;
+  if (excluded[i] || readers.consumed_by_kept[t]) {
+    c.kind = WeightOnlyChoice::Kind::kKept;
+    c.why = excluded[i] ? "excluded (--exclude-op)"
+                        : "weights shared with an excluded op";
+    return c;
+  }
+  if (dequantized.count(t)) {
+    c.kind = WeightOnlyChoice::Kind::kShared;
+    return c;
+  }
+  c.direct = slot->lookup && readers.consumers[t] == 1;
+  const WeightForm asked{
+      options.weight_bits, options.block_size,
+      c.direct ? WeightCompute::kHybrid : WeightCompute::kDequantize};
+  const std::optional<WeightForm> form =
+      ChooseForm(op.kind, asked,
+                 slot->blocks_last && asked.block_size > 0 &&
+                     BlocksFit(sg.tensors[t], asked.block_size),
+                 &c.why);
+  if (!form.has_value()) {
+    c.kind = WeightOnlyChoice::Kind::kKept;
+    return c;
+  }
+  c.kind = WeightOnlyChoice::Kind::kWrite;
+  c.form = *form;
+  return c;
+}
+
+// The int4 form of --scheme dynamic --weight-bits 4 for op i, whose weight
+// tensor `w` HybridWeightSlot accepted; nullopt: the int8 hybrid form.
+std::optional<WeightForm> DynamicInt4Form(const ir::Subgraph& sg,
+                                          const ir::Operator& op, int32_t w,
+                                          const QuantizeOptions& options) {
+  const std::optional<WeightSlot> slot = SlotOf(sg, op);
+  if (!slot.has_value()) return std::nullopt;
+  const WeightForm asked{4, options.block_size, WeightCompute::kHybrid};
+  std::string why;
+  return ChooseForm(op.kind, asked,
+                    slot->blocks_last && asked.block_size > 0 &&
+                        BlocksFit(sg.tensors[w], asked.block_size),
+                    &why);
+}
+
+// The grid of an integer form as the recovery passes see it.
+WeightGrid GridOf(const WeightForm& form, bool bf16_scales) {
+  WeightGrid g;
+  g.qmax = WeightQMax(form.bits);
+  g.group_size = form.block_size;
+  g.scale_type = form.block_size == 0 ? ScaleType::kFloat32
+                 : bf16_scales        ? ScaleType::kBfloat16
+                                      : ScaleType::kFloat16;
+  return g;
+}
+
 }  // namespace
 
 absl::Status WeightOnlyPass(ir::Model& model, const std::vector<bool>& excluded,
@@ -198,70 +283,42 @@ absl::Status WeightOnlyPass(ir::Model& model, const std::vector<bool>& excluded,
                             QuantizeResult& result) {
   ir::Subgraph& sg = model.subgraphs[0];
   // A weight an excluded op reads stays float32 for every op.
-  std::vector<bool> consumed_by_kept(sg.tensors.size(), false);
-  std::vector<int> consumers(sg.tensors.size(), 0);
-  for (size_t i = 0; i < sg.operators.size(); ++i) {
-    for (int32_t t : sg.operators[i].inputs) {
-      if (t < 0) continue;
-      ++consumers[t];
-      if (excluded[i]) consumed_by_kept[t] = true;
-    }
-  }
+  const WeightReaders readers = FindWeightReaders(sg, excluded);
   std::map<int32_t, bool> dequantized;  // float weight -> DEQUANTIZE added
   std::vector<ir::Operator> ops;
   for (size_t i = 0; i < sg.operators.size(); ++i) {
+    const WeightOnlyChoice c =
+        ChooseWeightOnly(model, i, excluded, readers, dequantized, options);
     ir::Operator& op = sg.operators[i];
-    const std::optional<WeightSlot> slot = SlotOf(sg, op);
-    const int32_t t =
-        slot.has_value() && static_cast<size_t>(slot->input) < op.inputs.size()
-            ? op.inputs[slot->input]
-            : -1;
-    if (t < 0 || !IsFloatWeight(model, sg.tensors[t])) {
-      ops.push_back(std::move(op));
-      continue;
+    switch (c.kind) {
+      case WeightOnlyChoice::Kind::kUntouched:
+        break;
+      case WeightOnlyChoice::Kind::kKept:
+        result.kept_float.push_back(
+            {static_cast<int>(i), op.DisplayName(), c.why});
+        break;
+      case WeightOnlyChoice::Kind::kShared:
+        ++result.ops_quantized;
+        break;
+      case WeightOnlyChoice::Kind::kWrite: {
+        const int32_t t = c.tensor;
+        const absl::Span<const float> values = FloatSpan(model, sg.tensors[t]);
+        RETURN_IF_ERROR(CheckFinite(sg.tensors[t], values, "quantize"));
+        const int32_t q =
+            AddIntWeights(model, sg, t, c.slot.axis, c.form, false, values);
+        if (c.direct) {
+          op.inputs[c.slot.input] = q;
+        } else {
+          // The DEQUANTIZE recreates the float tensor under its index and
+          // name.
+          sg.tensors[t].buffer = 0;
+          ops.push_back(MakeOp(ir::OpKind::kDequantize, {q}, {t}));
+          dequantized[t] = true;
+        }
+        ++result.ops_quantized;
+        break;
+      }
     }
-    if (excluded[i] || consumed_by_kept[t]) {
-      result.kept_float.push_back({static_cast<int>(i), op.DisplayName(),
-                                   excluded[i]
-                                       ? "excluded (--exclude-op)"
-                                       : "weights shared with an excluded op"});
-      ops.push_back(std::move(op));
-      continue;
-    }
-    if (dequantized.count(t)) {
-      ++result.ops_quantized;
-      ops.push_back(std::move(op));
-      continue;
-    }
-    // The lookup reads an integer table itself when no other op reads it.
-    const bool direct = slot->lookup && consumers[t] == 1;
-    WeightForm asked{
-        options.weight_bits, options.block_size,
-        direct ? WeightCompute::kHybrid : WeightCompute::kDequantize};
-    std::string why;
-    const std::optional<WeightForm> form =
-        ChooseForm(op.kind, asked,
-                   slot->blocks_last && asked.block_size > 0 &&
-                       BlocksFit(sg.tensors[t], asked.block_size),
-                   &why);
-    if (!form.has_value()) {
-      result.kept_float.push_back({static_cast<int>(i), op.DisplayName(), why});
-      ops.push_back(std::move(op));
-      continue;
-    }
-    const absl::Span<const float> values = FloatSpan(model, sg.tensors[t]);
-    RETURN_IF_ERROR(CheckFinite(sg.tensors[t], values, "quantize"));
-    const int32_t q =
-        AddIntWeights(model, sg, t, slot->axis, *form, false, values);
-    if (direct) {
-      op.inputs[slot->input] = q;
-    } else {
-      // The DEQUANTIZE recreates the float tensor under its index and name.
-      sg.tensors[t].buffer = 0;
-      ops.push_back(MakeOp(ir::OpKind::kDequantize, {q}, {t}));
-      dequantized[t] = true;
-    }
-    ++result.ops_quantized;
     ops.push_back(std::move(op));
   }
   sg.operators = std::move(ops);
@@ -281,17 +338,10 @@ absl::Status DynamicInt4Pass(ir::Model& model,
     const int32_t w = op.inputs[static_cast<size_t>(weight_input)];
     const absl::Span<const float> values = FloatSpan(model, sg.tensors[w]);
     RETURN_IF_ERROR(CheckFinite(sg.tensors[w], values, "quantize"));
-    const std::optional<WeightSlot> slot = SlotOf(sg, op);
-    const WeightForm asked{4, options.block_size, WeightCompute::kHybrid};
-    std::string why;
-    const std::optional<WeightForm> form = ChooseForm(
-        op.kind, asked,
-        slot.has_value() && slot->blocks_last && asked.block_size > 0 &&
-            BlocksFit(sg.tensors[w], asked.block_size),
-        &why);
-    if (form.has_value() && slot.has_value()) {
-      op.inputs[hw->weight_input] =
-          AddIntWeights(model, sg, w, slot->axis, *form, true, values);
+    const std::optional<WeightForm> form = DynamicInt4Form(sg, op, w, options);
+    if (form.has_value()) {
+      op.inputs[hw->weight_input] = AddIntWeights(
+          model, sg, w, SlotOf(sg, op)->axis, *form, true, values);
     } else {
       // No int4 hybrid kernel: the int8 form of --scheme dynamic.
       QuantizedWeights qw =
@@ -310,6 +360,53 @@ absl::Status DynamicInt4Pass(ir::Model& model,
     ++result.ops_quantized;
   }
   return absl::OkStatus();
+}
+
+std::vector<std::optional<WeightGrid>> PlannedWeightGrids(
+    const ir::Model& model, const std::vector<bool>& excluded,
+    const QuantizeOptions& options) {
+  const ir::Subgraph& sg = model.subgraphs[0];
+  std::vector<std::optional<WeightGrid>> grids(sg.operators.size());
+  // Only an op's weights operand (ops.def) is a layer of rows over inputs.
+  const auto weights_operand = [&](size_t i, int input) {
+    return ir::GetOpInfo(sg.operators[i].kind).weight_input == input;
+  };
+  switch (options.scheme) {
+    case Scheme::kWeightOnly: {
+      const WeightReaders readers = FindWeightReaders(sg, excluded);
+      std::map<int32_t, bool> dequantized;
+      for (size_t i = 0; i < sg.operators.size(); ++i) {
+        const WeightOnlyChoice c =
+            ChooseWeightOnly(model, i, excluded, readers, dequantized, options);
+        if (c.kind != WeightOnlyChoice::Kind::kWrite) continue;
+        if (!c.direct) dequantized[c.tensor] = true;
+        if (weights_operand(i, c.slot.input)) grids[i] = GridOf(c.form, false);
+      }
+      break;
+    }
+    case Scheme::kDynamic: {
+      QuantizeResult scratch;
+      for (size_t i = 0; i < sg.operators.size(); ++i) {
+        const int input = HybridWeightSlot(model, i, excluded, scratch);
+        if (input < 0 || !weights_operand(i, input)) continue;
+        const ir::Operator& op = sg.operators[i];
+        std::optional<WeightForm> form;
+        if (options.weight_bits == 4) {
+          form = DynamicInt4Form(sg, op, op.inputs[input], options);
+        }
+        // The int8 hybrid form: per channel along the hybrid axis, or one
+        // scale for the tensor (FULLY_CONNECTED), which the caller asks
+        // for with fc_per_tensor.
+        grids[i] = form.has_value() ? GridOf(*form, true) : WeightGrid{};
+      }
+      break;
+    }
+    case Scheme::kInt8:
+    case Scheme::kInt16x8:
+    case Scheme::kFloat16:
+      break;
+  }
+  return grids;
 }
 
 }  // namespace qforge::quantizer

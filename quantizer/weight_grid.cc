@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
+#include "numerics/float16.h"
 #include "numerics/quant_params.h"
 
 namespace qforge::quantizer {
@@ -27,7 +29,35 @@ double GroupError(const Eigen::MatrixXf& w, const WeightGrid& grid,
   return sum;
 }
 
+// `v` rounded to bfloat16 (nearest, ties to even), as a float.
+float RoundToBfloat16(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, sizeof(b));
+  b = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
+  std::memcpy(&v, &b, sizeof(v));
+  return v;
+}
+
 }  // namespace
+
+float GridScale(float absmax, int qmax, ScaleType type, uint16_t* half) {
+  switch (type) {
+    case ScaleType::kFloat32:
+      return numerics::ChooseSymmetric(absmax, qmax).scale;
+    case ScaleType::kFloat16:
+    case ScaleType::kBfloat16:
+      break;
+  }
+  // The kernels read the float16 value, so values are rounded with it.
+  // Zero blocks take 1; scales float16 cannot hold saturate (values clamp).
+  float s = absmax > 0.0f ? absmax / static_cast<float>(qmax) : 1.0f;
+  s = std::min(s, 65504.0f);
+  if (type == ScaleType::kBfloat16) s = std::min(RoundToBfloat16(s), 65280.0f);
+  uint16_t h = numerics::FloatToHalf(s);
+  if (numerics::HalfToFloat(h) <= 0.0f) h = 0x0400;  // 2^-14
+  if (half != nullptr) *half = h;
+  return numerics::HalfToFloat(h);
+}
 
 int32_t WeightGrid::Round(double w, double scale) const {
   const double q = std::round(w / scale);
@@ -46,7 +76,7 @@ Eigen::MatrixXf GroupScales(const Eigen::MatrixXf& weights,
     }
   }
   return absmax.unaryExpr(
-      [&](float m) { return numerics::ChooseSymmetric(m, grid.qmax).scale; });
+      [&](float m) { return GridScale(m, grid.qmax, grid.scale_type); });
 }
 
 std::vector<float> DefaultClipRatios() {
@@ -76,13 +106,12 @@ Eigen::MatrixXf ClipScales(const Eigen::MatrixXf& weights,
       const Eigen::Index j0 = grid.group_size > 0 ? g * grid.group_size : 0;
       const Eigen::Index j1 =
           grid.group_size > 0 ? std::min(k, j0 + grid.group_size) : k;
-      float best_scale =
-          numerics::ChooseSymmetric(absmax(r, g), grid.qmax).scale;
+      float best_scale = GridScale(absmax(r, g), grid.qmax, grid.scale_type);
       float best_ratio = 1.0f;
       double best = -1;
       for (float ratio : ratios) {
         const float s =
-            numerics::ChooseSymmetric(absmax(r, g) * ratio, grid.qmax).scale;
+            GridScale(absmax(r, g) * ratio, grid.qmax, grid.scale_type);
         const double e = GroupError(weights, grid, r, j0, j1, s, importance);
         if (best < 0 || e < best) {
           best = e;

@@ -13,6 +13,12 @@
 // quantization error sum_j d_j (w_j - s q_j)^2, where d_j is an importance
 // per input (the mean squared input value, diag(X^T X) / n, when data is
 // there; 1 otherwise). Ties keep the larger ratio.
+//
+// Scales are held as the writer stores them: float32 (per-channel forms),
+// or float16 (blockwise forms, `BlockwiseQuantization` scales), chosen on
+// the bfloat16 grid for XNNPACK's blockwise FULLY_CONNECTED, which reads
+// them as bfloat16. A rounding method that picks scales with GridScale()
+// puts weights on exactly the grid the writer then derives from them.
 #ifndef QFORGE_QUANTIZER_WEIGHT_GRID_H_
 #define QFORGE_QUANTIZER_WEIGHT_GRID_H_
 
@@ -23,9 +29,20 @@
 
 namespace qforge::quantizer {
 
+enum class ScaleType : uint8_t { kFloat32, kFloat16, kBfloat16 };
+
+// The scale the writer stores for a group whose largest magnitude is
+// `absmax`. kFloat32: numerics::ChooseSymmetric. kFloat16 / kBfloat16:
+// absmax / qmax on that grid (held in float16), 1 for a zero group,
+// saturating at float16's largest value, never zero; `half` (optional)
+// receives the float16 bits.
+float GridScale(float absmax, int qmax, ScaleType type,
+                uint16_t* half = nullptr);
+
 struct WeightGrid {
   int qmax = 127;          // 7: int4
   int64_t group_size = 0;  // 0: one group per row (per channel)
+  ScaleType scale_type = ScaleType::kFloat32;
 
   int64_t Groups(int64_t k) const {
     return group_size > 0 ? (k + group_size - 1) / group_size : 1;
@@ -38,7 +55,7 @@ struct WeightGrid {
   int32_t Round(double w, double scale) const;
 };
 
-// max|w| / qmax per (row, group): [rows, groups].
+// GridScale(max|w|) per (row, group): [rows, groups].
 Eigen::MatrixXf GroupScales(const Eigen::MatrixXf& weights,
                             const WeightGrid& grid);
 

@@ -286,7 +286,11 @@ async function evalModel(m, runner, a, work) {
       const r = { scheme: extra[1], variant: name, args: extra.join(' ') };
       res.schemes[`${extra[1]}+${name}`] = r;
       const out = path.join(workDir, `${m.id}.${name}.tflite`);
-      const q = await quantize(a.variantQforge[name] ?? a.qforge, modelPath, cal.ok ? stats : null, out, { scheme: extra[1], method: a.method, timeoutMs: a.timeout * 1000, extra: extra.slice(2) });
+      // Weight rounding (--gptq, --awq, --weight-clip) fits on the
+      // calibration samples itself (--data, not --stats).
+      const rounds = extra.some((x) => ['--gptq', '--awq', '--weight-clip'].includes(x));
+      const fit = rounds ? [...calibData, '--threads', String(a.variantThreads)] : [];
+      const q = await quantize(a.variantQforge[name] ?? a.qforge, modelPath, !rounds && cal.ok ? stats : null, out, { scheme: extra[1], method: a.method, timeoutMs: a.timeout * 1000, extra: [...fit, ...extra.slice(2)] });
       r.quantize = { ok: q.ok, ms: q.ms, code: q.code, error: q.ok ? undefined : q.message };
       if (!q.ok) continue;
       Object.assign(r, { ops_quantized: q.summary.quantized, ops_float: q.summary.kept_float, float_ops: q.summary.float_ops });

@@ -127,5 +127,49 @@ TEST(RecoveryCliTest, EqualizeReachesFloat16Weights) {
       << r.inspect;
 }
 
+// --gptq, --weight-clip mse and --awq round the weights of the weight-only
+// and dynamic forms on the --data samples (tests/quantizer/
+// weight_form_rounding_test.cc checks the grids); the methods that need
+// int8 activations stay with the int8 schemes; --data is required.
+TEST(RecoveryCliTest, WeightFormsTakeTheRoundingMethods) {
+  const std::string dir = testing::MakeTempDir();
+  testing::CommandResult r =
+      RunCommand(Quantize("--scheme weight-only --weight-bits 4 --gptq -o " +
+                          dir + "/wo4_gptq.tflite"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("gptq: 3 layers on 10 of 10 samples"), std::string::npos)
+      << r.err;
+  ASSERT_EQ(RunCommand(Quantize("--scheme weight-only --weight-bits 4 -q -o " +
+                                dir + "/wo4.tflite"))
+                .exit_code,
+            0);
+  EXPECT_NE(testing::ReadText(dir + "/wo4_gptq.tflite"),
+            testing::ReadText(dir + "/wo4.tflite"));
+  // Dynamic int4: only the large FULLY_CONNECTED (op 3) takes the form.
+  r =
+      RunCommand(Quantize("--scheme dynamic --weight-bits 4 --block-size 32 "
+                          "--weight-clip mse -o " +
+                          dir + "/dyn4.tflite"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("weight-clip: 1 layers"), std::string::npos) << r.err;
+
+  r = RunCommand(QforgeBinary() + " quantize " + TestDataDir() +
+                 "/models/conv_fc_mnist.tflite --scheme weight-only --gptq "
+                 "-o " +
+                 dir + "/x.tflite");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("calibrate on --data themselves"), std::string::npos)
+      << r.err;
+  r = RunCommand(Quantize("--scheme weight-only --bias-correction -o " + dir +
+                          "/y.tflite"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("need scheme int8 or int16x8"), std::string::npos)
+      << r.err;
+  r = RunCommand(Quantize("--scheme float16 --awq -o " + dir + "/z.tflite"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("weight recovery needs scheme"), std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace qforge

@@ -10,7 +10,9 @@
 # FULLY_CONNECTED quantizes its input at run time (XNNPACK qd8; bfloat16
 # block scales): >= 141 dB on the generated blocks model, 70 dB on the AI
 # Edge Quantizer's [1, 16, 128] inputs, whose rows XNNPACK quantizes a
-# little differently.
+# little differently. The rows with --gptq, --weight-clip mse or --awq
+# (fitted on the bundled MNIST digits or ToyCar's real log-mel vectors) show
+# that weight rounding keeps every form runnable and agreeing.
 # Usage: weight_forms_litert.sh QFORGE TESTDATA_DIR CORPUS_DIR. Exit 77
 # without Node.js.
 set -uo pipefail
@@ -34,12 +36,21 @@ while read -r name model min flags; do
   case "$model" in
     testdata/*) m=$testdata/${model#testdata/} ;;
     work/*) m=$work/${model#work/} ;;
+    corpus/*) m=$corpus/${model#corpus/} ;;
     *) m=$aeq/$model ;;
   esac
   d=$work/$name
   mkdir -p "$d"
+  # Rows with weight rounding fit on --data: @testdata@ and @corpus@ stand
+  # for those folders; qforge expands the data globs itself.
+  flags=${flags//@testdata@/$testdata}
+  flags=${flags//@corpus@/$corpus}
+  set -f
   # shellcheck disable=SC2086
-  if ! "$qforge" quantize "$m" $flags -o "$d/q.tflite" -q 2> "$d/err"; then
+  "$qforge" quantize "$m" $flags -o "$d/q.tflite" -q 2> "$d/err"
+  rc=$?
+  set +f
+  if [ "$rc" != 0 ]; then
     echo "FAIL $name: quantize failed: $(head -c 300 "$d/err")"; fail=$((fail + 1)); continue
   fi
   if ! node "$here/run_model.mjs" "$d/q.tflite" --runtime litert --seed 1 \
@@ -74,6 +85,12 @@ bmm_wo8 bmm_constant_input.tflite 100 --scheme weight-only --weight-bits 8
 bmm_wo4 bmm_constant_input.tflite 100 --scheme weight-only --weight-bits 4
 conv_wo4 testdata/models/conv_fc_mnist.tflite 100 --scheme weight-only --weight-bits 4
 conv_dyn4 testdata/models/conv_fc_mnist.tflite 100 --scheme dynamic --weight-bits 4
+conv_wo4_gptq testdata/models/conv_fc_mnist.tflite 100 --scheme weight-only --weight-bits 4 --gptq --data @testdata@/mnist/*.png --scale 0.003921569
+conv_dyn4_b32_clip testdata/models/conv_fc_mnist.tflite 100 --scheme dynamic --weight-bits 4 --block-size 32 --weight-clip mse --data @testdata@/mnist/*.png --scale 0.003921569
+toycar_wo4_awq corpus/models/mlperf-tiny/model_ToyCar.tflite 100 --scheme weight-only --weight-bits 4 --awq --data @corpus@/data/mlperf-tiny/benchmark/reference_submissions/anomaly_detection/datasets/dcase01/normal_id_01_00000000_hist_librosa.bin
+toycar_dyn4_gptq corpus/models/mlperf-tiny/model_ToyCar.tflite 100 --scheme dynamic --weight-bits 4 --gptq --data @corpus@/data/mlperf-tiny/benchmark/reference_submissions/anomaly_detection/datasets/dcase01/normal_id_01_00000000_hist_librosa.bin
+toycar_dyn4_b32_gptq corpus/models/mlperf-tiny/model_ToyCar.tflite 100 --scheme dynamic --weight-bits 4 --block-size 32 --gptq --data @corpus@/data/mlperf-tiny/benchmark/reference_submissions/anomaly_detection/datasets/dcase01/normal_id_01_00000000_hist_librosa.bin
+toycar_dyn4_b128_gptq corpus/models/mlperf-tiny/model_ToyCar.tflite 100 --scheme dynamic --weight-bits 4 --block-size 128 --gptq --weight-clip mse --data @corpus@/data/mlperf-tiny/benchmark/reference_submissions/anomaly_detection/datasets/dcase01/normal_id_01_00000000_hist_librosa.bin
 TABLE
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
