@@ -37,27 +37,32 @@ class ThreadPool {
   void ParallelFor(int64_t num_tasks, absl::FunctionRef<void(int64_t)> fn);
 
  private:
+  using Fn = absl::FunctionRef<void(int64_t)>;
   void WorkerLoop();
-  void RunTasks();
-  // Spins until pred() holds or ~kSpinMicros pass; returns pred().
-  template <typename Pred>
-  static bool SpinUntil(Pred pred);
+  // Claims and runs tasks of the loop whose claim word is `word` until none
+  // is left or a newer loop has begun.
+  void RunTasks(uint64_t word);
 
   int num_threads_;
   std::vector<std::thread> workers_;
+  // Tasks are claimed without a lock: the high 32 bits of claim_ number the
+  // loop, the low 32 bits count the tasks claimed. A claim is a
+  // compare-exchange on the whole word, so a thread that read an earlier
+  // loop's function can never claim a task of a later loop. fn_ and
+  // num_tasks_ are written before claim_ is published and only after the
+  // previous loop's tasks are all done.
+  std::atomic<uint64_t> claim_{0};
+  std::atomic<const Fn*> fn_{nullptr};
+  std::atomic<int64_t> num_tasks_{0};
+  std::atomic<int64_t> tasks_done_{0};
+  // Waiting threads spin before they sleep: waking a sleeping thread costs
+  // tens of microseconds, more than many ops take. The counts of sleepers
+  // tell the other side whether it must take the mutex to wake them.
   std::mutex mu_;
   std::condition_variable work_cv_, done_cv_;
-  const absl::FunctionRef<void(int64_t)>* fn_ = nullptr;
-  int64_t num_tasks_ = 0;
-  int64_t next_task_ = 0;
-  int64_t tasks_done_ = 0;
-  uint64_t generation_ = 0;
-  bool stop_ = false;
-  // Copies of generation_ and tasks_done_ that waiting threads spin on
-  // before they sleep: waking a sleeping thread costs tens of
-  // microseconds, more than many ops take. State changes stay under mu_.
-  std::atomic<uint64_t> generation_seen_{0};
-  std::atomic<int64_t> tasks_done_seen_{0};
+  std::atomic<int> sleeping_workers_{0};
+  std::atomic<bool> caller_sleeping_{false};
+  std::atomic<bool> stop_{false};
 };
 
 }  // namespace qforge::runtime

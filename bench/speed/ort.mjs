@@ -14,9 +14,15 @@
 // 10-20% over minutes, so only alternation compares like with like); each
 // round takes each engine's median over its repeats, the table the median
 // over rounds. Speed = ORT ms / qforge ms (above 1: qforge faster).
+// --base DIR adds a second qforge build (DIR/bench/model_bench, e.g. the
+// commit before a change) to the same alternation: its speed against ORT
+// is the "before" column. --stat best takes each process's fastest repeat
+// instead of its median: on a busy machine the least disturbed run. The load average is recorded with the tables:
+// on the shared 2-core machine it says how much the 2-thread figures mean.
 //
-//   node bench/speed/ort.mjs [--build DIR] [--rounds 5] [--filter REGEX]
-//        [--out bench/speed/ort]     writes OUT.md and OUT.json
+//   node bench/speed/ort.mjs [--build DIR] [--base DIR] [--rounds 5]
+//        [--stat median|best] [--filter REGEX] [--out bench/speed/ort]
+//   writes OUT.md and OUT.json
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,11 +32,14 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const corpus = path.resolve(root, '../shared/corpus');
-const a = { build: path.join(root, 'build'), rounds: 5, filter: '', out: path.join(here, 'ort') };
+const a = { build: path.join(root, 'build'), base: '', stat: 'median', rounds: 5, filter: '', out: path.join(here, 'ort') };
 for (let i = 2; i < process.argv.length; i += 2) {
   a[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 }
 a.rounds = Number(a.rounds);
+if (!['median', 'best'].includes(a.stat)) throw new Error('--stat median|best');
+const qStat = a.stat === 'best' ? 'ms_per_sample' : 'ms_per_sample_median';
+const oStat = a.stat === 'best' ? 'run_ms_min' : 'run_ms_median';
 
 const D = `${corpus}/data`;
 const IMAGENET = ['--data', `${D}/coral/*.bmp`, '--mean', '127.5', '--std', '127.5'];
@@ -69,6 +78,14 @@ fs.copyFileSync(path.join(a.build, 'cmd/qforge'), qforge);
 fs.copyFileSync(path.join(a.build, 'bench/model_bench'), modelBench);
 fs.chmodSync(qforge, 0o755);
 fs.chmodSync(modelBench, 0o755);
+const baseBench = a.base ? path.join(work, 'model_bench.base') : '';
+if (baseBench) {
+  fs.copyFileSync(path.join(a.base, 'bench/model_bench'), baseBench);
+  fs.chmodSync(baseBench, 0o755);
+}
+const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadStart = loadavg();
+const loads = [];
 const ortDir = path.join(root, 'bench/ort');
 const ortBench = path.join(ortDir, 'bin/ort_bench');
 
@@ -159,13 +176,18 @@ function compare(dirA, dirB, nOut) {
 const median = (v) => { const s = [...v].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 
 function timeForm(tflite, onnx, threads, repeat) {
-  const q = [], o = [];
+  const q = [], o = [], b = [];
+  const mb = (bin, out) => () => out.push(lastJson(run(bin, [tflite, '--repeat', String(repeat), '--batch', '1', '--threads', String(threads), '--stats', '0']))[qStat]);
+  const engines = [mb(modelBench, q), () => o.push(lastJson(run(ortBench, [onnx, '--threads', String(threads), '--repeat', String(repeat)]))[oStat])];
+  if (baseBench) engines.push(mb(baseBench, b));
   for (let r = 0; r < a.rounds; r++) {
-    const qf = () => q.push(lastJson(run(modelBench, [tflite, '--repeat', String(repeat), '--batch', '1', '--threads', String(threads), '--stats', '0'])).ms_per_sample_median);
-    const ort = () => o.push(lastJson(run(ortBench, [onnx, '--threads', String(threads), '--repeat', String(repeat)])).run_ms_median);
-    if (r % 2) { ort(); qf(); } else { qf(); ort(); }
+    // Each engine in turn, starting one later every round.
+    for (let e = 0; e < engines.length; e++) engines[(e + r) % engines.length]();
   }
-  return { qforge_ms: median(q), ort_ms: median(o), qforge_rounds: q, ort_rounds: o };
+  loads.push(Number(loadavg().split(' ')[0]));
+  const t = { qforge_ms: median(q), ort_ms: median(o), qforge_rounds: q, ort_rounds: o };
+  if (baseBench) Object.assign(t, { base_ms: median(b), base_rounds: b, base_speed: t.ort_ms / median(b) });
+  return t;
 }
 
 const rows = [];
@@ -199,7 +221,7 @@ for (const m of MODELS) {
       for (const threads of [1, 2]) {
         const t = timeForm(f.file, onnx, threads, repeat);
         rows.push({ ...row, threads, repeat, ...t, speed: t.ort_ms / t.qforge_ms });
-        process.stderr.write(`${m.id} ${f.form} t${threads}: ORT ${t.ort_ms.toFixed(3)} qforge ${t.qforge_ms.toFixed(3)} ms, speed ${(t.ort_ms / t.qforge_ms).toFixed(2)}\n`);
+        process.stderr.write(`${m.id} ${f.form} t${threads}: ORT ${t.ort_ms.toFixed(3)} qforge ${t.qforge_ms.toFixed(3)} ms, speed ${(t.ort_ms / t.qforge_ms).toFixed(2)}${t.base_ms ? `, before ${t.base_ms.toFixed(3)} ms ${t.base_speed.toFixed(2)}` : ''}\n`);
       }
     } catch (e) {
       rows.push({ ...row, error: String(e.message) });
@@ -208,33 +230,72 @@ for (const m of MODELS) {
   }
 }
 
-// Geometric mean and worst of the speed per (form kind, threads).
+// Geometric mean and worst of the speed (and of the speed before, with
+// --base) per form kind and thread count.
 const timed = rows.filter((r) => r.speed);
-const groups = {};
-for (const r of timed) {
-  const k = `${r.form === 'float' ? 'float' : 'int8'} t${r.threads}`;
-  (groups[k] ??= []).push(r);
+const groupOf = (r) => (r.form === 'float' ? 'float' : 'int8');
+const stats = (rs, key) => {
+  const gm = Math.exp(rs.reduce((s, r) => s + Math.log(r[key]), 0) / rs.length);
+  const worst = rs.reduce((w, r) => (r[key] < w[key] ? r : w));
+  return { geomean: gm, worst: worst[key], worst_model: `${worst.id} ${worst.form}` };
+};
+const summary = [];
+for (const g of ['float', 'int8']) {
+  for (const threads of [1, 2]) {
+    const rs = timed.filter((r) => groupOf(r) === g && r.threads === threads);
+    if (!rs.length) continue;
+    const s = { group: `${g} t${threads}`, n: rs.length, ...stats(rs, 'speed') };
+    if (baseBench) s.before = stats(rs, 'base_speed');
+    summary.push(s);
+  }
 }
-const summary = Object.entries(groups).map(([k, rs]) => {
-  const gm = Math.exp(rs.reduce((s, r) => s + Math.log(r.speed), 0) / rs.length);
-  const worst = rs.reduce((w, r) => (r.speed < w.speed ? r : w));
-  return { group: k, n: rs.length, geomean: gm, worst: worst.speed, worst_model: `${worst.id} ${worst.form}` };
-});
 const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) || [])[1] ?? 'unknown';
 const gitRev = spawnSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
-const f3 = (x) => (x === undefined ? '' : x.toFixed(3));
+const baseRev = a.base ? spawnSync('git', ['-C', a.base, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() : '';
+const loadEnd = loadavg();
+const f3 = (x) => (x === undefined ? '' : x.toFixed(x < 0.1 ? 4 : 3));
+const f2 = (x) => (x === undefined ? '' : x.toFixed(2));
+const wm = (s) => `${s.worst.toFixed(2)} (${s.worst_model})`;
 let md = `# qforge against ONNX Runtime (MLAS)\n\nGenerated by \`node bench/speed/ort.mjs\` at ${gitRev} on ${cpu}, ${os.cpus().length} cores. ` +
-  `Batch 1; ${a.rounds} rounds alternating the engines, each round an engine's median over its repeats, the table the median over rounds. ` +
+  `Batch 1; ${a.rounds} round${a.rounds === 1 ? '' : 's'} alternating the engines, each round an engine's ${a.stat === 'best' ? 'fastest repeat (`--stat best`)' : 'median over its repeats'}, the table the median over rounds. ` +
   `Speed = ORT ms / qforge ms (above 1: qforge faster). int8 is qforge's own int8 model (\`--keep-integer\`), and the TFLite converter's twin where the corpus has one. ` +
   `qforge runs TFLite's arithmetic (the default); diff is the largest output difference of the two engines on one random input (float: relative to the output's range; int8: steps).\n\n` +
-  '| group | models | geometric mean | worst |\n| --- | --- | --- | --- |\n' +
-  summary.map((s) => `| ${s.group} | ${s.n} | ${s.geomean.toFixed(2)} | ${s.worst.toFixed(2)} (${s.worst_model}) |`).join('\n') +
-  '\n\n| model | core | form | threads | ORT ms | qforge ms | speed | diff |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n';
+  (baseBench ? `"before" is a second qforge build (${a.base}${baseRev ? `, ${baseRev}` : ''}) timed in the same rounds. ` : '') +
+  `Load average (1, 5, 15 min) at the start: ${loadStart}; at the end: ${loadEnd}; the 1-minute figure after each timing ranged ${Math.min(...loads)}-${Math.max(...loads)}. ` +
+  `The machine has 2 cores: with a load above 2, the second thread often waits for a core, so the 2-thread figures of both engines are then more the scheduler's than theirs.\n\n` +
+  (baseBench
+    ? '| group | models | geometric mean | worst | before: geometric mean | before: worst |\n| --- | --- | --- | --- | --- | --- |\n' +
+      summary.map((s) => `| ${s.group} | ${s.n} | ${s.geomean.toFixed(2)} | ${wm(s)} | ${s.before.geomean.toFixed(2)} | ${wm(s.before)} |`).join('\n')
+    : '| group | models | geometric mean | worst |\n| --- | --- | --- | --- |\n' +
+      summary.map((s) => `| ${s.group} | ${s.n} | ${s.geomean.toFixed(2)} | ${wm(s)} |`).join('\n')) +
+  '\n\n';
+// One line per model and form, the thread counts side by side.
+const cols = ['ORT ms', 'qforge ms', 'speed', ...(baseBench ? ['before ms', 'before speed'] : [])];
+md += `| model | core | form | ${[1, 2].map((t) => cols.map((c) => `t${t} ${c}`).join(' | ')).join(' | ')} | diff |\n`;
+md += `| --- | --- | --- | ${Array(2 * cols.length).fill('---').join(' | ')} | --- |\n`;
+const lines = new Map();
 for (const r of rows) {
-  if (r.error) { md += `| ${r.id} | ${r.kind} | ${r.form} | | | | | not run: ${r.error.replace(/\|/g, '/')} |\n`; continue; }
-  const diff = r.diff_unit === 'relative' ? r.max_diff.toExponential(1) : `${r.max_diff} steps`;
-  md += `| ${r.id} | ${r.kind} | ${r.form} | ${r.threads} | ${f3(r.ort_ms)} | ${f3(r.qforge_ms)} | ${r.speed.toFixed(2)} | ${diff} |\n`;
+  const k = `${r.id}\u0000${r.form}`;
+  if (!lines.has(k)) lines.set(k, { id: r.id, kind: r.kind, form: r.form, t: {}, error: null, r });
+  const l = lines.get(k);
+  if (r.error) l.error = r.error; else l.t[r.threads] = r;
+}
+for (const l of lines.values()) {
+  if (l.error && !Object.keys(l.t).length) {
+    md += `| ${l.id} | ${l.kind} | ${l.form} | ${Array(2 * cols.length).fill('').join(' | ')} | not run: ${l.error.replace(/\|/g, '/')} |\n`;
+    continue;
+  }
+  const cells = [1, 2].map((t) => {
+    const r = l.t[t];
+    if (!r) return cols.map(() => '').join(' | ');
+    const c = [f3(r.ort_ms), f3(r.qforge_ms), f2(r.speed)];
+    if (baseBench) c.push(f3(r.base_ms), f2(r.base_speed));
+    return c.join(' | ');
+  }).join(' | ');
+  const any = l.t[1] ?? l.t[2];
+  const diff = any.diff_unit === 'relative' ? any.max_diff.toExponential(1) : `${any.max_diff} steps`;
+  md += `| ${l.id} | ${l.kind} | ${l.form} | ${cells} | ${diff} |\n`;
 }
 fs.writeFileSync(`${a.out}.md`, md);
-fs.writeFileSync(`${a.out}.json`, JSON.stringify({ rev: gitRev, cpu, rounds: a.rounds, summary, rows }, null, 1) + '\n');
+fs.writeFileSync(`${a.out}.json`, JSON.stringify({ rev: gitRev, base: a.base || undefined, base_rev: baseRev || undefined, cpu, rounds: a.rounds, stat: a.stat, load_start: loadStart, load_end: loadEnd, summary, rows }, null, 1) + '\n');
 process.stderr.write(`wrote ${a.out}.md\n`);

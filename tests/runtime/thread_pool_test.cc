@@ -6,6 +6,10 @@
 #include "runtime/thread_pool.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -17,6 +21,33 @@ TEST(ThreadPoolTest, RunsEveryTaskOnce) {
   std::atomic<int> seen[100] = {};
   pool.ParallelFor(100, [&](int64_t t) { ++seen[t]; });
   for (const auto& s : seen) EXPECT_EQ(s.load(), 1);
+}
+
+// Loops follow each other without a pause, with task counts from 1 to
+// more than the threads: a thread still finishing one loop must never run a
+// task of the next with the old function, nor miss or repeat a task.
+TEST(ThreadPoolTest, BackToBackLoopsRunEveryTaskOnce) {
+  for (int threads : {2, 3}) {
+    ThreadPool pool(threads);
+    for (int loop = 0; loop < 20000; ++loop) {
+      const int64_t n = 1 + loop % 7;
+      std::vector<std::atomic<int>> seen(static_cast<size_t>(n));
+      pool.ParallelFor(
+          n, [&](int64_t t) { seen[static_cast<size_t>(t)].fetch_add(1); });
+      for (const auto& s : seen) ASSERT_EQ(s.load(), 1) << "loop " << loop;
+    }
+  }
+}
+
+// After the workers fell asleep, a loop still wakes them and completes.
+TEST(ThreadPoolTest, WakesSleepingWorkers) {
+  ThreadPool pool(2);
+  for (int round = 0; round < 3; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::atomic<int> count{0};
+    pool.ParallelFor(64, [&](int64_t) { count.fetch_add(1); });
+    EXPECT_EQ(count.load(), 64);
+  }
 }
 
 }  // namespace

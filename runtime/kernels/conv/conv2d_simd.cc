@@ -145,8 +145,7 @@ void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
              p.kc, p.flipped.data());
     const int64_t block = (in_pixels + 1) * p.kc;
     RunGemmTasks(
-        ctx, SplitGemm(p.isa, d.batch, d.out_h * d.out_w, p.gemm.panels),
-        p.gemm, p.os,
+        ctx, SplitGemm(p.isa, d.batch, d.out_h * d.out_w, p.gemm), p.gemm, p.os,
         [&](int64_t b) {
           GemmA ga;
           ga.base = p.flipped.data() + b * block;
@@ -176,8 +175,7 @@ void RunFastConv(const OpContext& ctx, FastConvPlan& p) {
     return;
   }
   RunGemmTasks(
-      ctx, SplitGemm(p.isa, d.batch, d.out_h * d.out_w, p.gemm.panels), p.gemm,
-      p.os,
+      ctx, SplitGemm(p.isa, d.batch, d.out_h * d.out_w, p.gemm), p.gemm, p.os,
       [&](int64_t b) {
         GemmA ga;
         ga.base = p.rows.data() + b * in_pixels * p.kc;

@@ -300,7 +300,7 @@ absl::Status PrepareDepthwiseConv2D(OpContext& ctx) {
   const int64_t rows = s->batches * s->wy.out;
   const int64_t row_flops = std::max<int64_t>(
       1, 2 * s->wx.out * out_c * filter.dim(1) * filter.dim(2));
-  constexpr int64_t kMinTaskFlops = int64_t{1} << 19;
+  constexpr int64_t kMinTaskFlops = int64_t{1} << 17;
   s->tasks = conv_internal::SplitWork(
       rows, (kMinTaskFlops + row_flops - 1) / row_flops, &s->rows_per_task);
   ctx.SetOutputShape(0, Dims{s->batches, s->wy.out, s->wx.out, out_c});

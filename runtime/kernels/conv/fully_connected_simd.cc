@@ -39,7 +39,7 @@ void RunFastFc(const OpContext& ctx, FastFcPlan& p) {
       PlanInputRows(ctx, d, p.isa, p.gemm.kc, p.gemm.dot4, ctx.input(0)->data,
                     d.batch, d.depth, &p.rows, &p.rows8);
   RunGemmTasks(
-      ctx, SplitGemm(p.isa, 1, d.batch, p.gemm.panels), p.gemm, p.os,
+      ctx, SplitGemm(p.isa, 1, d.batch, p.gemm), p.gemm, p.os,
       [&](int64_t) {
         GemmA ga;
         ga.base = input;

@@ -232,9 +232,10 @@ int64_t SplitWork(int64_t total, int64_t min_per_task, int64_t* per_task) {
 }
 
 GemmPlan PlanGemm(int64_t m, int64_t n, int64_t k) {
-  // ~2 MFLOP per task: large enough to amortise a ParallelFor hand-off,
-  // small enough to balance two to four threads on mobile-sized layers.
-  constexpr int64_t kMinTaskFlops = int64_t{1} << 21;
+  // ~256 KFLOP per task: large enough to amortise claiming a task, small
+  // enough to split mobile-sized layers (a few MFLOP each) into several
+  // tasks per thread, which balances two to four threads.
+  constexpr int64_t kMinTaskFlops = int64_t{1} << 18;
   // An A tile (tile_rows x k floats) of up to ~96 KiB stays in L2 while
   // every panel of B streams past it.
   constexpr int64_t kTileFloats = 24 * 1024;

@@ -488,8 +488,11 @@ template void ToInt16Rows<int16_t>(Isa, const int16_t*, int32_t, int64_t,
 namespace {
 
 // Rows of a GEMM per task: several tiles, so that a task reuses the packed
-// weights it brought into cache; the split depends on the shape alone.
+// weights it brought into cache, and enough multiply-adds that claiming the
+// task (shared cache lines between threads) stays small beside its work;
+// the split depends on the shape alone.
 constexpr int kTilesPerTask = 4;
+constexpr int64_t kMinTaskMacs = int64_t{1} << 17;
 
 template <typename T>
 void ToInt16Parallel(const OpContext& ctx, Isa isa, const T* src,
@@ -669,12 +672,19 @@ const void* PlanInputRows(const OpContext& ctx, const GemmRequant& r, Isa isa,
   return rows->data();
 }
 
-GemmTasks SplitGemm(Isa isa, int64_t images, int64_t m, int64_t panels) {
+GemmTasks SplitGemm(Isa isa, int64_t images, int64_t m,
+                    const PackedGemmWeights& w) {
   GemmTasks t;
   t.images = images;
   t.m = m;
-  t.rows_per_task = GemmTileRows(isa) * kTilesPerTask;
+  const int64_t tile_rows = GemmTileRows(isa);
+  const int64_t tile_macs =
+      std::max<int64_t>(1, tile_rows * w.taps * w.kc * w.n);
+  t.rows_per_task =
+      tile_rows * std::max<int64_t>(kTilesPerTask,
+                                    (kMinTaskMacs + tile_macs - 1) / tile_macs);
   t.m_tasks = (m + t.rows_per_task - 1) / t.rows_per_task;
+  const int64_t panels = w.panels;
   t.panels = panels;
   // Few rows (a fully connected layer on one sample): split the channels.
   t.panels_per_task = images * t.m_tasks >= 4 ? panels : 4;

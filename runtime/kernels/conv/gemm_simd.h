@@ -230,7 +230,8 @@ struct GemmTasks {
   int64_t images = 1;
   int64_t count() const { return images * m_tasks * n_tasks; }
 };
-GemmTasks SplitGemm(Isa isa, int64_t images, int64_t m, int64_t panels);
+GemmTasks SplitGemm(Isa isa, int64_t images, int64_t m,
+                    const PackedGemmWeights& w);
 
 // Runs every task: image i's A operand is a(i), its m x w.n outputs start
 // at out + i * m * w.n output elements.
