@@ -1,6 +1,6 @@
 // LiteRT's latency of several models, measured interleaved: LiteRT.js's SIMD
 // build (the one browsers run), one thread, batch 1. Every round runs each
-// model once, in order, so the machine's drift over minutes touches all of
+// model once, in a rotated order, so the machine's drift over minutes touches all of
 // them alike; each model's figure is the median over rounds. The process's
 // CPU time per run (cpu_ms) is reported beside wall time (ms): on a loaded
 // machine the wall time also counts the time the run waited for a core.
@@ -35,8 +35,13 @@ for (const model of models) {
     console.log(JSON.stringify({ model, error: String(e.message ?? e).slice(0, 300) }));
   }
 }
+// Each round starts one model further on: the process's CPU time counts
+// Node's own background threads too (garbage collection after a slow
+// model's run spills into the next run's figure), so every model follows
+// every other equally often rather than always the same one.
 for (let r = 0; r < rounds; r++) {
-  for (const m of sessions) {
+  for (let k = 0; k < sessions.length; k++) {
+    const m = sessions[(r + k) % sessions.length];
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     await m.s.run(m.feeds);
