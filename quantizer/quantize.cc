@@ -160,7 +160,7 @@ absl::Status Float16Weights(
     }
   }
   QuantizeResult scratch;
-  return Float16Pass(result.model, keep, scratch);
+  return Float16Pass(result.model, keep, scratch, from_half);
 }
 
 // Records the folded activations by the planned (folded float) model's op

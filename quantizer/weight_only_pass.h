@@ -5,6 +5,7 @@
 #ifndef QFORGE_QUANTIZER_WEIGHT_ONLY_PASS_H_
 #define QFORGE_QUANTIZER_WEIGHT_ONLY_PASS_H_
 
+#include <set>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -24,8 +25,12 @@ absl::Status DynamicRangePass(ir::Model& model,
 int HybridWeightSlot(const ir::Model& model, size_t i,
                      const std::vector<bool>& excluded, QuantizeResult& result);
 
+// Float constants (two values or more) of the ops not `excluded` become
+// float16 behind a DEQUANTIZE; those in `stored_half` (the model stored
+// them as float16) whatever their size, which is exact.
 absl::Status Float16Pass(ir::Model& model, const std::vector<bool>& excluded,
-                         QuantizeResult& result);
+                         QuantizeResult& result,
+                         const std::set<int32_t>& stored_half = {});
 
 }  // namespace qforge::quantizer
 
