@@ -152,6 +152,22 @@ void SplitSamples(Run& run) {
 // Weight rounding for the weight-only and dynamic forms: each layer the
 // scheme writes is rounded on the grid of its form (weight_forms.h), from
 // its float inputs; layers whose weights stay float are left alone.
+// The model as the quantizer numbers its ops (float16 weights folded), and
+// what the rules ask of each op: recovery works on the file's ops.
+struct FoldedRequests {
+  quantizer::FoldedModel folded;
+  std::vector<std::optional<quantizer::UserRequest>> requests;
+};
+absl::StatusOr<FoldedRequests> Fold(const ir::Model& model,
+                                    const quantizer::QuantizeOptions& options) {
+  ASSIGN_OR_RETURN(quantizer::FoldedModel folded,
+                   quantizer::FoldedModel::Fold(model));
+  ASSIGN_OR_RETURN(
+      std::vector<std::optional<quantizer::UserRequest>> requests,
+      quantizer::ResolveRequests(folded.model().subgraphs[0], options));
+  return FoldedRequests{std::move(folded), std::move(requests)};
+}
+
 absl::Status RecoverWeightForms(Run& run) {
   const quantizer::QuantizeOptions& options = run.resolved.options;
   const RecoverySettings& r = run.recovery;
@@ -161,12 +177,11 @@ absl::Status RecoverWeightForms(Run& run) {
         "scheme int8 or int16x8; --scheme ",
         run.resolved.scheme, " takes --gptq, --weight-clip mse and --awq"));
   }
-  ASSIGN_OR_RETURN(const quantizer::FoldedModel folded,
-                   quantizer::FoldedModel::Fold(run.model()));
+  ASSIGN_OR_RETURN(const FoldedRequests fr, Fold(run.model(), options));
+  const quantizer::FoldedModel& folded = fr.folded;
   const ir::Subgraph& fsg = folded.model().subgraphs[0];
-  ASSIGN_OR_RETURN(
-      const std::vector<std::optional<quantizer::UserRequest>> requests,
-      quantizer::ResolveRequests(fsg, options));
+  const std::vector<std::optional<quantizer::UserRequest>>& requests =
+      fr.requests;
   std::vector<bool> excluded(requests.size(), false);
   for (size_t j = 0; j < requests.size(); ++j) {
     excluded[j] = requests[j].has_value() &&
@@ -210,12 +225,11 @@ absl::Status Recover(Run& run) {
         run.resolved.scheme));
   }
   // The rules name ops of the folded model; recovery works on the file's.
-  ASSIGN_OR_RETURN(const quantizer::FoldedModel folded,
-                   quantizer::FoldedModel::Fold(run.model()));
+  ASSIGN_OR_RETURN(const FoldedRequests fr, Fold(run.model(), options));
+  const quantizer::FoldedModel& folded = fr.folded;
   const ir::Subgraph& fsg = folded.model().subgraphs[0];
-  ASSIGN_OR_RETURN(
-      const std::vector<std::optional<quantizer::UserRequest>> requests,
-      quantizer::ResolveRequests(fsg, options));
+  const std::vector<std::optional<quantizer::UserRequest>>& requests =
+      fr.requests;
   const std::vector<int> folded_bits =
       quantizer::PlannedWeightBits(fsg, options, requests);
   const size_t num_ops = run.model().subgraphs[0].operators.size();

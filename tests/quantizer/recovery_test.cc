@@ -21,6 +21,7 @@
 #include "quantizer/weighted_layer.h"
 #include "runtime/interpreter.h"
 #include "tests/support/op_model.h"
+#include "tests/support/samples.h"
 #include "tests/support/test_paths.h"
 
 namespace qforge::quantizer {
@@ -156,18 +157,6 @@ std::string WriteSamples(const std::string& dir, std::vector<int64_t> shape,
   return path;
 }
 
-formats::SampleSource Open(const ir::Model& m, const std::string& spec) {
-  const ir::Tensor& in = m.subgraphs[0].tensors[m.subgraphs[0].inputs[0]];
-  formats::InputDesc d;
-  d.name = in.name;
-  d.type = in.type;
-  d.shape = in.shape;
-  absl::StatusOr<formats::SampleSource> s =
-      formats::SampleSource::Open({spec}, {d}, {});
-  EXPECT_TRUE(s.ok()) << s.status();
-  return std::move(*s);
-}
-
 // A known systematic rounding bias: with scale 1/127 (largest weight 1.0),
 // the weights (k + 0.4)/127, k = 1..10, all round down by 0.4/127; on the
 // input c * ones the layer's output is c * 10 * 0.4/127 = c * 4/127 too
@@ -193,7 +182,8 @@ float CorrectRoundingBias(const std::vector<float>& c, bool one_pass) {
   const std::string npy =
       WriteSamples(qforge::testing::MakeTempDir(),
                    {static_cast<int64_t>(c.size()), 11}, values);
-  formats::SampleSource data = Open(m.model(), npy);
+  formats::SampleSource data =
+      ::qforge::testing::OpenFirstInputSamples(m.model(), npy);
   RecoverOptions o;
   o.bias_correction = true;
   o.one_pass = one_pass;
@@ -227,7 +217,8 @@ TEST(BiasCorrectionTest, OnePassRefusesAdaRound) {
   o.bias_correction = o.one_pass = o.adaround = true;
   const std::string npy =
       WriteSamples(qforge::testing::MakeTempDir(), {2, 2}, {1, 2, 3, 4});
-  formats::SampleSource data = Open(t.m.model(), npy);
+  formats::SampleSource data =
+      ::qforge::testing::OpenFirstInputSamples(t.m.model(), npy);
   EXPECT_EQ(RecoverWeights(t.m.model(), data, {0, 1}, o).status().code(),
             absl::StatusCode::kInvalidArgument);
 }
@@ -302,7 +293,8 @@ TEST(BiasCorrectionTest, DeterministicAcrossThreadCounts) {
   for (float& v : values) v = u(rng);
   const std::string npy =
       WriteSamples(qforge::testing::MakeTempDir(), {20, 28, 28, 1}, values);
-  formats::SampleSource data = Open(*model, npy);
+  formats::SampleSource data =
+      ::qforge::testing::OpenFirstInputSamples(*model, npy);
   std::vector<int64_t> samples(20);
   for (int i = 0; i < 20; ++i) samples[i] = i;
   for (bool one_pass : {false, true}) {

@@ -24,43 +24,11 @@
 #include "quantizer/weight_forms.h"
 #include "quantizer/weight_grid.h"
 #include "quantizer/weighted_layer.h"
+#include "tests/support/samples.h"
 #include "tests/support/test_paths.h"
 
 namespace qforge::quantizer {
 namespace {
-
-struct FormsToyCar {
-  ir::Model model;
-  std::string data;
-};
-
-std::optional<FormsToyCar> LoadFormsToyCar() {
-  const std::string corpus = qforge::testing::CorpusDir();
-  if (corpus.empty()) return std::nullopt;
-  const std::string path = corpus + "/models/mlperf-tiny/model_ToyCar.tflite";
-  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
-  if (!bytes.ok()) return std::nullopt;
-  absl::StatusOr<ir::Model> model = formats::ParseTflite(*bytes, path);
-  if (!model.ok()) return std::nullopt;
-  return FormsToyCar{*std::move(model),
-                     corpus +
-                         "/data/mlperf-tiny/benchmark/reference_submissions/"
-                         "anomaly_detection/datasets/dcase01/"
-                         "normal_id_01_00000000_hist_librosa.bin"};
-}
-
-formats::SampleSource OpenFormsData(const ir::Model& m,
-                                    const std::string& spec) {
-  const ir::Tensor& in = m.subgraphs[0].tensors[m.subgraphs[0].inputs[0]];
-  formats::InputDesc d;
-  d.name = in.name;
-  d.type = in.type;
-  d.shape = in.shape;
-  absl::StatusOr<formats::SampleSource> s =
-      formats::SampleSource::Open({spec}, {d}, {});
-  EXPECT_TRUE(s.ok()) << s.status();
-  return std::move(*s);
-}
 
 QuantizeOptions FormOptions(Scheme scheme, int bits, int block) {
   QuantizeOptions o;
@@ -81,7 +49,8 @@ RecoverResult RoundForForm(ir::Model& model, const std::string& data_spec,
   ro.rounding.gptq = gptq;
   ro.rounding.clip_mse = clip;
   ro.threads = 2;
-  formats::SampleSource data = OpenFormsData(model, data_spec);
+  formats::SampleSource data =
+      ::qforge::testing::OpenFirstInputSamples(model, data_spec);
   std::vector<int64_t> samples;
   for (int64_t i = 0; i < 20; ++i) samples.push_back(i);
   absl::StatusOr<RecoverResult> r = RecoverWeights(model, data, samples, ro);
@@ -180,7 +149,8 @@ int CheckWrittenOnGrid(const ir::Model& rounded, const ir::Model& written) {
 // hybrid FULLY_CONNECTED weights written from the rounded model are those
 // integers times those scales, exactly.
 TEST(WeightFormRoundingTest, GptqBlockwiseDynamicInt4OnToyCar) {
-  std::optional<FormsToyCar> toycar = LoadFormsToyCar();
+  std::optional<::qforge::testing::ModelWithData> toycar =
+      ::qforge::testing::LoadToyCar();
   if (!toycar) GTEST_SKIP() << "no ../shared/corpus";
   const QuantizeOptions options = FormOptions(Scheme::kDynamic, 4, 32);
   const std::vector<std::optional<WeightGrid>> grids = PlannedWeightGrids(
@@ -231,7 +201,8 @@ TEST(WeightFormRoundingTest, GptqBlockwiseDynamicInt4OnToyCar) {
 // Block 128 fits the 640- and 128-input layers (9 of 10); GPTQ with the
 // clipping search also writes exactly what it chose.
 TEST(WeightFormRoundingTest, GptqAndClipBlock128WrittenExactly) {
-  std::optional<FormsToyCar> toycar = LoadFormsToyCar();
+  std::optional<::qforge::testing::ModelWithData> toycar =
+      ::qforge::testing::LoadToyCar();
   if (!toycar) GTEST_SKIP() << "no ../shared/corpus";
   const QuantizeOptions options = FormOptions(Scheme::kDynamic, 4, 128);
   ir::Model model = toycar->model;
@@ -251,7 +222,8 @@ TEST(WeightFormRoundingTest, GptqAndClipBlock128WrittenExactly) {
 // FULLY_CONNECTED): GPTQ lowers the layer error, and the written integers
 // times the written per-channel scales give the rounded weights back.
 TEST(WeightFormRoundingTest, GptqWeightOnlyPerChannelOnToyCar) {
-  std::optional<FormsToyCar> toycar = LoadFormsToyCar();
+  std::optional<::qforge::testing::ModelWithData> toycar =
+      ::qforge::testing::LoadToyCar();
   if (!toycar) GTEST_SKIP() << "no ../shared/corpus";
   for (int bits : {4, 8}) {
     const QuantizeOptions options = FormOptions(Scheme::kWeightOnly, bits, 0);
@@ -275,7 +247,8 @@ TEST(WeightFormRoundingTest, GptqWeightOnlyPerChannelOnToyCar) {
 // FULLY_CONNECTED excluded, no grid is planned and recovery changes
 // nothing.
 TEST(WeightFormRoundingTest, OpsLeftFloatAreNotRounded) {
-  std::optional<FormsToyCar> toycar = LoadFormsToyCar();
+  std::optional<::qforge::testing::ModelWithData> toycar =
+      ::qforge::testing::LoadToyCar();
   if (!toycar) GTEST_SKIP() << "no ../shared/corpus";
   const size_t ops = toycar->model.subgraphs[0].operators.size();
   const std::vector<std::optional<WeightGrid>> grids =
@@ -290,7 +263,8 @@ TEST(WeightFormRoundingTest, OpsLeftFloatAreNotRounded) {
 // steps the writer would derive the scale 1 step. Recovery pins that weight
 // to 7, so the file holds exactly the rounded values.
 TEST(WeightFormRoundingTest, TinyBlocksStillComeBackExactly) {
-  std::optional<FormsToyCar> toycar = LoadFormsToyCar();
+  std::optional<::qforge::testing::ModelWithData> toycar =
+      ::qforge::testing::LoadToyCar();
   if (!toycar) GTEST_SKIP() << "no ../shared/corpus";
   ir::Model model = toycar->model;
   const int32_t wt = model.subgraphs[0].operators[0].inputs[1];

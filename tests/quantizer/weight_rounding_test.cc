@@ -21,6 +21,7 @@
 #include "quantizer/weighted_layer.h"
 #include "runtime/interpreter.h"
 #include "tests/support/op_model.h"
+#include "tests/support/samples.h"
 #include "tests/support/test_paths.h"
 
 namespace qforge::quantizer {
@@ -29,50 +30,19 @@ namespace {
 using ::qforge::testing::MakeTensor;
 using ::qforge::testing::OpModel;
 
-formats::SampleSource OpenRoundingData(const ir::Model& m,
-                                       const std::string& spec) {
-  const ir::Tensor& in = m.subgraphs[0].tensors[m.subgraphs[0].inputs[0]];
-  formats::InputDesc d;
-  d.name = in.name;
-  d.type = in.type;
-  d.shape = in.shape;
-  absl::StatusOr<formats::SampleSource> s =
-      formats::SampleSource::Open({spec}, {d}, {});
-  EXPECT_TRUE(s.ok()) << s.status();
-  return std::move(*s);
-}
-
-struct ToyCar {
-  ir::Model model;
-  std::string data;
-};
-
-std::optional<ToyCar> LoadToyCar() {
-  const std::string corpus = qforge::testing::CorpusDir();
-  if (corpus.empty()) return std::nullopt;
-  const std::string path = corpus + "/models/mlperf-tiny/model_ToyCar.tflite";
-  absl::StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
-  if (!bytes.ok()) return std::nullopt;
-  absl::StatusOr<ir::Model> model = formats::ParseTflite(*bytes, path);
-  if (!model.ok()) return std::nullopt;
-  return ToyCar{*std::move(model),
-                corpus +
-                    "/data/mlperf-tiny/benchmark/reference_submissions/"
-                    "anomaly_detection/datasets/dcase01/"
-                    "normal_id_01_00000000_hist_librosa.bin"};
-}
-
 // ToyCar (10 trained FULLY_CONNECTED layers) on its first 20 real log-mel
 // vectors, int4 weights: GPTQ lowers every layer's output error on those
 // inputs against nearest rounding on the same grid, and the sum by more
 // than half. The weights it writes are on the grid the quantizer derives
 // from them (max|w| / 7 per channel): integers times that scale.
 TEST(WeightRoundingTest, GptqLowersToyCarLayerErrorOnInt4) {
-  std::optional<ToyCar> toycar = LoadToyCar();
+  std::optional<::qforge::testing::ModelWithData> toycar =
+      ::qforge::testing::LoadToyCar();
   if (!toycar) GTEST_SKIP() << "no ../shared/corpus";
   for (bool clip : {false, true}) {
     ir::Model model = toycar->model;
-    formats::SampleSource data = OpenRoundingData(model, toycar->data);
+    formats::SampleSource data =
+        ::qforge::testing::OpenFirstInputSamples(model, toycar->data);
     std::vector<int64_t> samples;
     for (int64_t i = 0; i < 20; ++i) samples.push_back(i);
     RecoverOptions o;
@@ -110,10 +80,12 @@ TEST(WeightRoundingTest, GptqLowersToyCarLayerErrorOnInt4) {
 // --optimize accuracy's setting: AdaRound asked, but layers on a grid of 4
 // bits or fewer take GPTQ instead, and int8 layers keep AdaRound.
 TEST(WeightRoundingTest, LowBitLayersTakeGptqInPlaceOfAdaRound) {
-  std::optional<ToyCar> toycar = LoadToyCar();
+  std::optional<::qforge::testing::ModelWithData> toycar =
+      ::qforge::testing::LoadToyCar();
   if (!toycar) GTEST_SKIP() << "no ../shared/corpus";
   ir::Model model = toycar->model;
-  formats::SampleSource data = OpenRoundingData(model, toycar->data);
+  formats::SampleSource data =
+      ::qforge::testing::OpenFirstInputSamples(model, toycar->data);
   std::vector<int64_t> samples = {0, 2, 4, 6, 8, 10, 12, 14};
   RecoverOptions o;
   o.adaround = true;
@@ -206,7 +178,8 @@ TEST(AwqTest, FoldsIntoLayerNormAffineAndLayerPairs) {
   ASSERT_TRUE(npy.ok());
   const std::string path = qforge::testing::MakeTempDir() + "/x.npy";
   ASSERT_TRUE(WriteFileAtomic(path, *npy).ok());
-  formats::SampleSource data = OpenRoundingData(m.model(), path);
+  formats::SampleSource data =
+      ::qforge::testing::OpenFirstInputSamples(m.model(), path);
   std::vector<int64_t> ids;
   for (int i = 0; i < samples; ++i) ids.push_back(i);
   AwqOptions o;
