@@ -16,13 +16,19 @@ import { sqnrCell } from '../quant_eval/sqnr_cell.mjs';
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 const results = JSON.parse(fs.readFileSync(args.results, 'utf8'));
+// Busy: a 1-minute load average above 3 when the timing ended (2 cores;
+// the timing process alone, with Node's compiler and GC threads, keeps it
+// near 2).
+const busy = args.load ? Number(String(args.load).split(' ')[0]) > 3 : true;
 const times = new Map();
 const wall = new Map();
 for (const line of fs.readFileSync(args.times, 'utf8').split('\n').filter(Boolean)) {
   const t = JSON.parse(line);
-  // CPU time per run: on the busy machine the wall time also counts the
-  // time a run waited for a core (wall medians are in the JSON).
-  times.set(path.resolve(t.model), t.error ? null : t.cpu_ms);
+  // Busy: CPU time per run, as the wall time also counts the time a run
+  // waited for a core. Quiet: wall time, as the process's CPU time also
+  // counts Node's background threads (garbage collection after one form
+  // spilling into the next form's run).
+  times.set(path.resolve(t.model), t.error ? null : busy ? t.cpu_ms : t.ms);
   wall.set(path.resolve(t.model), t.error ? null : t.ms);
 }
 const readJson = (f) => (fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : null);
@@ -49,8 +55,6 @@ const searchCheck = (t) => {
 };
 const mix = (p) => (p ? `${p.int8 ?? 0}/${p.int16 ?? 0}/${p.float16 ?? 0}/${(p.float ?? 0) + (p.float32 ?? 0)}` : '—');
 
-// Busy: a 1-minute load average above 1.5 when the timing ended (2 cores).
-const busy = args.load ? Number(String(args.load).split(' ')[0]) > 1.5 : true;
 const t1 = [
   '| model | float: KiB · ms (est.) | ' + FORMS.map(([n]) => `${n}: KiB · dB · ms (est.)`).join(' | ') +
     ' | old / new search: check dB (samples) | old / new: ops int8/int16/f16/f32 (the saved recipe) | new search: >= 30 check, >= 27 held out, ms <= float |',
@@ -125,10 +129,10 @@ const out = [
   `Both searches: \`quantize --scheme int8 ${args.args}\` calibrating on bench/quant_eval's calibration samples (the search checks on every 4th of them); ` +
   `old search: the qforge binary from before issue 28 (int8 -> int16x8 -> float32); new search: this build, default \`--runtime litert\` (int8 -> float16 weights -> float32, from the fast-path plan). ` +
   `dB: output SQNR against the float model on the held-out evaluation samples, in LiteRT (top-1 agreement for classifiers). ` +
-  `ms: LiteRT.js SIMD build, one thread, batch 1, all forms of a model interleaved round by round in one process, median of ${args.rounds} rounds of the process's CPU time per run; (est.): qforge's LiteRT latency model (\`qforge inspect --runtime litert\`). ` +
+  `ms: LiteRT.js SIMD build, one thread, batch 1, all forms of a model interleaved round by round in one process, median of ${args.rounds} rounds (rotated: each form follows every other equally often) of the time per run (below: wall or CPU); (est.): qforge's LiteRT latency model (\`qforge inspect --runtime litert\`). ` +
   (busy
     ? `**The machine was busy** (other builds on its 2 cores; load average ${args.load} when the timing ended): wall-clock medians (in the JSON) count the time a run waited for a core and were up to several times the CPU time, so the table gives CPU time; even that moves by 10-30% between runs (shared caches), and the forms of one model, timed in the same rounds, compare better than the absolute figures do.`
-    : `The machine was quiet (load average ${args.load ?? 'not recorded'} when the timing ended); the table gives CPU time per run, which still moves by several percent between runs of the same graph (the float16 column and a search model that is the float graph with float16 weights differ by up to 7% in the same rounds), so within 10% of the float model is a tie.`), '',
+    : `The machine was quiet (load average ${args.load ?? 'not recorded'} when the timing ended, the timing process included); the table gives wall time per run (the process's CPU time, in the JSON, also counts Node's background threads), which still moves by several percent between runs of the same graph (the float16 column and a search model that is the float graph with float16 weights differ by a few percent in the same rounds), so within 10% of the float model is a tie.`), '',
   'Acceptance (last column): the new search meets 30 dB on its check samples, reaches 27 dB on the held-out samples in LiteRT, and its model runs in LiteRT no slower than the float model (measured ratio in brackets; "tie": slower by at most 10%, within this machine\'s noise).', '',
   ...t1, '',
   '## --runtime tflm --target-sqnr 30', '',
