@@ -84,8 +84,7 @@ absl::StatusOr<FastPathPlan> PlanForFastPath(
   for (size_t j = 0; j < asked.op_choices.size() && j < fsg.operators.size();
        ++j) {
     const quantizer::QuantizeResult::OpChoice& c = asked.op_choices[j];
-    if (c.precision != "int8" ||
-        builtin_output.count(c.output) == 0 ||
+    if (c.precision != "int8" || builtin_output.count(c.output) == 0 ||
         (j < requests.size() && requests[j].has_value()) ||
         touches_integer_io(fsg.operators[j])) {
       continue;
