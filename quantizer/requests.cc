@@ -3,14 +3,14 @@
 // Per-op precision requests: recipe rules, --int8-op / --int16-op /
 // --float-op and --exclude-op, resolved against subgraph 0's ops.
 #include <map>
-#include <optional>
-#include <regex>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "quantizer/plan.h"
+#include "re2/re2.h"
 
 namespace qforge::quantizer {
 namespace {
@@ -21,13 +21,18 @@ absl::StatusOr<std::vector<bool>> Select(const ir::Subgraph& sg,
                                          const std::string& select,
                                          const std::string& origin) {
   std::vector<bool> hit(sg.operators.size(), false);
-  std::optional<std::regex> re;
+  // RE2, not std::regex: a user's pattern must not hang (std::regex
+  // backtracks exponentially on "(.|.)*x") or overflow the stack (it
+  // compiles nested groups recursively). RE2 matches in linear time and
+  // refuses patterns nested too deeply or too large to compile.
+  std::unique_ptr<RE2> re;
   if (select.rfind("re:", 0) == 0) {
-    try {
-      re.emplace(select.substr(3));
-    } catch (const std::regex_error& e) {
+    RE2::Options options;
+    options.set_log_errors(false);
+    re = std::make_unique<RE2>(select.substr(3), options);
+    if (!re->ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          origin, " ", select, ": bad regular expression: ", e.what()));
+          origin, " ", select, ": bad regular expression: ", re->error()));
     }
   }
   int index = -1;
@@ -40,7 +45,7 @@ absl::StatusOr<std::vector<bool>> Select(const ir::Subgraph& sg,
     for (int32_t o : op.outputs) {
       if (o < 0) continue;
       const std::string& name = sg.tensors[static_cast<size_t>(o)].name;
-      if (re.has_value() ? std::regex_search(name, *re) : name == select) {
+      if (re != nullptr ? RE2::PartialMatch(name, *re) : name == select) {
         h = true;
       }
     }

@@ -24,7 +24,7 @@ packages=(
   build-essential cmake pkg-config clang libclang-rt-14-dev
   libabsl-dev libflatbuffers-dev flatbuffers-compiler libcli11-dev
   libeigen3-dev nlohmann-json3-dev libstb-dev libgtest-dev libgmock-dev
-  libbenchmark-dev zlib1g-dev libxxhash-dev libjpeg62-turbo-dev parallel
+  libbenchmark-dev zlib1g-dev libxxhash-dev libjpeg62-turbo-dev libre2-dev parallel
   ninja-build
   # Headless, for the report's HTML test (page layout at 1400 px).
   chromium

@@ -25,3 +25,5 @@ foreach(kind npy wav image)
                 SOURCES ${D}/${kind}_fuzzer.cc ${D}/data_fuzz_util.cc
                 LIBS qforge_data qforge_formats)
 endforeach()
+qforge_fuzzer(recipe_fuzzer SOURCES ${D}/recipe_fuzzer.cc
+              LIBS qforge_quantizer qforge_calibration qforge_formats)

@@ -5,7 +5,7 @@
 #   fuzz_flags TARGET     the target's extra libFuzzer flags
 #   fuzz_weight TARGET    its share of a long run (scripts/fuzz.sh)
 
-FUZZ_TARGETS="model_run_fuzzer stats_fuzzer tflite_reader_fuzzer npy_fuzzer wav_fuzzer image_fuzzer partial_report_fuzzer"
+FUZZ_TARGETS="model_run_fuzzer stats_fuzzer tflite_reader_fuzzer npy_fuzzer wav_fuzzer image_fuzzer partial_report_fuzzer recipe_fuzzer"
 
 # Models small enough to mutate and run quickly.
 _small_models() {
@@ -28,6 +28,7 @@ fuzz_seed() {
         cp "$f" "$dir/$(echo "$f" | tr / _)"
       done ;;
     stats_fuzzer) cp testdata/stats/*.json testdata/bad_stats/*.json "$dir/" ;;
+    recipe_fuzzer) cp testdata/recipes/*.json "$dir/" ;;
     npy_fuzzer) cp testdata/data/npy/*.npy testdata/data/npz/*.npz "$dir/" ;;
     wav_fuzzer) cp testdata/data/*.wav "$dir/" ;;
     image_fuzzer)
@@ -48,6 +49,7 @@ fuzz_flags() {
     wav_fuzzer) echo "-max_len=40000" ;;
     image_fuzzer) echo "-max_len=65536" ;;
     partial_report_fuzzer) echo "-max_len=16384 -dict=tests/fuzz/partial.dict" ;;
+    recipe_fuzzer) echo "-max_len=8192 -dict=tests/fuzz/recipe.dict" ;;
   esac
 }
 

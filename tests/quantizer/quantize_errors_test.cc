@@ -101,5 +101,32 @@ TEST(QuantizeErrorsTest, StatsOfAnotherModelEmptyDataAndQuantizedInput) {
   }
 }
 
+// Op selectors are RE2 patterns: one that makes a backtracking matcher
+// take exponential time ("(.|.|.)*Z": 3^n paths over an n-character
+// tensor name; std::regex did not return within 30 s on vww_96's names)
+// finishes at once, and so does one nested 20000 deep (std::regex
+// overflowed the stack compiling it: SIGSEGV). An invalid one is a one-line
+// error.
+TEST(QuantizeErrorsTest, HostileRegularExpressionSelectors) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string mnist =
+      testing::TestDataDir() + "/models/conv_fc_mnist.tflite";
+  const std::string stats = testing::TestDataDir() + "/stats/mnist.json";
+  const std::string out = dir + "/out.tflite";
+  const std::string base =
+      QforgeBinary() + " quantize " + mnist + " --stats " + stats;
+  ExpectCleanFailure(base + " --float-op 're:(.|.|.)*Z' -o " + out, out,
+                     "matches no op");
+  const std::string deep =
+      std::string(20000, '(') + "Z" + std::string(20000, ')');
+  ExpectCleanFailure(base + " --float-op 're:" + deep + "' -o " + out, out,
+                     "matches no op");
+  ExpectCleanFailure(base + " --float-op 're:conv(' -o " + out, out,
+                     "bad regular expression");
+  // A pattern that matches still selects: the model's first conv.
+  EXPECT_EQ(
+      RunCommand(base + " --float-op 're:conv2d.*' -q -o " + out).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace qforge
