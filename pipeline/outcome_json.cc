@@ -89,6 +89,18 @@ OJson RangesJson(const RangeSearchOutcome& r) {
   return j;
 }
 
+OJson RoundingJson(const RoundingChoice& c) {
+  OJson candidates = OJson::array();
+  for (const RoundingCandidate& k : c.candidates) {
+    candidates.push_back(
+        {{"name", k.name}, {"worst_output_sqnr_db", Finite(k.worst_sqnr_db)}});
+  }
+  return {{"chosen", c.candidates[static_cast<size_t>(c.chosen)].name},
+          {"check_samples", c.check_samples},
+          {"fit_samples", c.fit_samples},
+          {"candidates", std::move(candidates)}};
+}
+
 }  // namespace
 
 std::string QuantizeOutcomeJson(const QuantizeJob& job,
@@ -128,6 +140,8 @@ std::string QuantizeOutcomeJson(const QuantizeJob& job,
   j["unsupported"] = litert ? OJson(nullptr) : OpNotes(o.unsupported);
   j["not_integer"] = o.runtime == "tflm" ? OpNotes(o.not_integer) : nullptr;
   j["method_auto"] = o.ranges.has_value() ? RangesJson(*o.ranges) : nullptr;
+  j["weight_rounding"] =
+      o.rounding.has_value() ? RoundingJson(*o.rounding) : nullptr;
   j["target"] =
       o.target.has_value() ? TargetJson(job.target, *o.target) : nullptr;
   j["eval_cmd"] = job.eval.active() && o.target.has_value()

@@ -73,6 +73,7 @@ struct Run {
   bool held_out = false;
   std::optional<calibration::StatsFile> stats;
   std::string method;
+  std::optional<RoundingChoice> rounding_choice;  // --optimize accuracy
 
   const ir::Model& model() const { return file.model; }
 };
@@ -141,10 +142,11 @@ void SplitSamples(Run& run) {
     const bool checks = run.held_out && i % holdout == holdout - 1;
     (checks ? run.check : run.fit).push_back(i);
   }
-  if (Searches(run.job) && run.check.empty()) {
+  const bool chooses_rounding = run.resolved.holdout > 0 && !Searches(run.job);
+  if ((Searches(run.job) || chooses_rounding) && run.check.empty()) {
     run.check = run.fit;
     run.hooks.Note(absl::StrCat(
-        SearchName(run.job),
+        chooses_rounding ? "optimize accuracy" : SearchName(run.job),
         ": fewer than 4 samples: checking on the calibration samples"));
   }
 }
@@ -171,11 +173,28 @@ absl::StatusOr<FoldedRequests> Fold(const ir::Model& model,
 absl::Status RecoverWeightForms(Run& run) {
   const quantizer::QuantizeOptions& options = run.resolved.options;
   const RecoverySettings& r = run.recovery;
-  if (r.equalize || r.bias_correction || r.adaround) {
+  const RecoverySettings& asked = run.job.recovery;  // before ResolveRecovery
+  const bool choose = asked.optimize == "accuracy";
+  if (choose && (asked.equalize || asked.bias_correction || asked.adaround ||
+                 asked.rounding.Any())) {
     return UsageError(absl::StrCat(
-        "--equalize, --bias-correction, --adaround and --optimize need "
-        "scheme int8 or int16x8; --scheme ",
-        run.resolved.scheme, " takes --gptq, --weight-clip mse and --awq"));
+        "--optimize accuracy chooses the weight rounding of --scheme ",
+        run.resolved.scheme,
+        " itself (among nearest, --weight-clip mse, --gptq, --awq and their "
+        "pairs); give it alone, or one method without it"));
+  }
+  if (asked.optimize == "fast") {
+    return UsageError(absl::StrCat(
+        "--optimize fast is bias correction, which needs scheme int8 or "
+        "int16x8; --scheme ",
+        run.resolved.scheme, " takes --optimize accuracy"));
+  }
+  if (!choose && (r.equalize || r.bias_correction || r.adaround)) {
+    return UsageError(absl::StrCat(
+        "--equalize, --bias-correction and --adaround need scheme int8 or "
+        "int16x8; --scheme ",
+        run.resolved.scheme,
+        " takes --gptq, --weight-clip mse, --awq or --optimize accuracy"));
   }
   ASSIGN_OR_RETURN(const FoldedRequests fr, Fold(run.model(), options));
   const quantizer::FoldedModel& folded = fr.folded;
@@ -204,6 +223,29 @@ absl::Status RecoverWeightForms(Run& run) {
   // scale for the tensor.
   const bool fc_per_tensor =
       options.scheme == quantizer::Scheme::kDynamic && options.weight_bits != 4;
+  if (choose) {
+    if (!run.data.has_value()) {
+      return UsageError("--optimize accuracy needs --data");
+    }
+    RoundingChoiceInputs in;
+    in.float_model = &run.model();
+    in.data = &*run.data;
+    in.fit = run.fit;
+    in.check = run.check;
+    in.keep_float = std::move(keep_float);
+    in.grids = std::move(grids);
+    in.fc_per_tensor = fc_per_tensor;
+    in.options = options;
+    in.max_samples = r.samples;
+    in.seed = r.seed;
+    in.threads = run.job.threads;
+    in.numerics = run.job.numerics;
+    absl::StatusOr<RoundingChoice> chosen =
+        ChooseWeightRounding(in, run.work, run.hooks);
+    if (!chosen.ok()) return Prefixed(run.job.model, chosen.status());
+    run.rounding_choice = *std::move(chosen);
+    return absl::OkStatus();
+  }
   absl::Status s = ApplyRecovery(
       run.recovery, run.work, run.data.has_value() ? &*run.data : nullptr,
       run.fit, keep_float, std::vector<int>(num_ops, 8), grids, fc_per_tensor,
@@ -715,6 +757,7 @@ absl::StatusOr<QuantizeOutcome> RunQuantizeJob(
   }
   RETURN_IF_ERROR(ChooseRanges(run, outcome));
   outcome.method = run.method;
+  outcome.rounding = run.rounding_choice;
   absl::StatusOr<quantizer::QuantizeResult> result;
   if (Searches(job) && run.stats.has_value() && run.data.has_value()) {
     result = SearchToTarget(run, outcome);

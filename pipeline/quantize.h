@@ -23,6 +23,7 @@
 #include "pipeline/precision_search.h"
 #include "pipeline/quantize_job.h"
 #include "pipeline/range_search.h"
+#include "pipeline/rounding_choice.h"
 #include "quantizer/options.h"
 
 namespace qforge::pipeline {
@@ -89,6 +90,8 @@ struct QuantizeOutcome {
   size_t output_bytes = 0;       // the model written
   // --method auto's choices.
   std::optional<RangeSearchOutcome> ranges;
+  // --optimize accuracy on the weight-only and dynamic forms.
+  std::optional<RoundingChoice> rounding;
   std::optional<TargetOutcome> target;
   std::optional<LatencyOutcome> latency;  // litert
   // tflm, armnn: what the runtime cannot run of the model written

@@ -127,6 +127,11 @@ absl::StatusOr<Resolved> ResolveOptions(const QuantizeJob& job) {
   // Weight forms (quantizer/weight_forms.h).
   const bool weight_forms = options.scheme == quantizer::Scheme::kWeightOnly ||
                             options.scheme == quantizer::Scheme::kDynamic;
+  // --optimize accuracy there scores its rounding candidates on samples
+  // they were not fitted on (pipeline/rounding_choice.h).
+  if (weight_forms && job.recovery.optimize == "accuracy") {
+    r.holdout = kTargetHoldout;
+  }
   if (weight_bits == 4 && options.scheme != quantizer::Scheme::kInt8 &&
       !weight_forms) {
     return UsageError(absl::StrCat(

@@ -53,6 +53,7 @@ void ExpectSummaryMatches(const std::string& err, const json& j) {
                                          "unsupported",
                                          "not_integer",
                                          "method_auto",
+                                         "weight_rounding",
                                          "target",
                                          "eval_cmd",
                                          "report"};
@@ -208,6 +209,7 @@ TEST(QuantizeJsonTest, CnnJsonIsTheSummary) {
   EXPECT_GT(j["latency"]["estimated_float_ms"].get<double>(), 0);
   EXPECT_TRUE(j["target"].is_null());
   EXPECT_TRUE(j["eval_cmd"].is_null());
+  EXPECT_TRUE(j["weight_rounding"].is_null());
   EXPECT_TRUE(j["method_auto"].is_null());
 }
 

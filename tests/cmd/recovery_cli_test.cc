@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "tests/support/test_paths.h"
 
 namespace qforge {
@@ -169,6 +170,75 @@ TEST(RecoveryCliTest, WeightFormsTakeTheRoundingMethods) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("weight recovery needs scheme"), std::string::npos)
       << r.err;
+}
+
+// --optimize accuracy on the weight-only and dynamic forms scores every
+// rounding candidate on the check samples (every 4th: digits 3 and 7) and
+// writes the best: `qforge report` of the written model on exactly those
+// two digits measures the score the choice recorded for it. The choice is
+// the first candidate with the highest score, the same bytes come out on
+// 1 and 2 threads, and the single methods do not go with it.
+TEST(RecoveryCliTest, OptimizeAccuracyChoosesTheWeightRounding) {
+  const std::string dir = testing::MakeTempDir();
+  for (const char* threads : {"1", "2"}) {
+    const testing::CommandResult r = RunCommand(Quantize(
+        std::string("--scheme weight-only --weight-bits 4 --optimize accuracy "
+                    "--threads ") +
+        threads + " -o " + dir + "/m" + threads + ".tflite --json " + dir +
+        "/m" + threads + ".json"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("optimize accuracy: weight rounding "),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_EQ(testing::ReadText(dir + "/m1.tflite"),
+            testing::ReadText(dir + "/m2.tflite"));
+  const nlohmann::json out =
+      nlohmann::json::parse(testing::ReadText(dir + "/m1.json"));
+  const nlohmann::json& choice = out["weight_rounding"];
+  ASSERT_TRUE(choice.is_object()) << out.dump(2);
+  EXPECT_EQ(choice["check_samples"], 2);
+  EXPECT_EQ(choice["fit_samples"], 8);
+  ASSERT_EQ(choice["candidates"].size(), 7u);
+  // On this model no candidate is exact (null): every score is finite.
+  double best = -1e300;
+  std::string first_best;
+  for (const nlohmann::json& c : choice["candidates"]) {
+    ASSERT_TRUE(c["worst_output_sqnr_db"].is_number()) << choice.dump(2);
+    const double db = c["worst_output_sqnr_db"];
+    if (db > best) {
+      best = db;
+      first_best = c["name"];
+    }
+  }
+  EXPECT_EQ(choice["chosen"], first_best);
+  EXPECT_GE(best, choice["candidates"][0]["worst_output_sqnr_db"]);
+
+  const testing::CommandResult rep = RunCommand(
+      QforgeBinary() + " report " + TestDataDir() +
+      "/models/conv_fc_mnist.tflite " + dir + "/m1.tflite --data '" +
+      TestDataDir() + "/mnist/sample[37].png' --scale 0.003921569 -o " + dir +
+      "/check.json");
+  ASSERT_EQ(rep.exit_code, 0) << rep.err;
+  const nlohmann::json report =
+      nlohmann::json::parse(testing::ReadText(dir + "/check.json"));
+  EXPECT_EQ(report["samples"], 2);
+  EXPECT_NEAR(report["min_output_sqnr_db"].get<double>(), best, 1e-6);
+
+  for (const char* alone : {"--gptq", "--awq", "--weight-clip mse"}) {
+    const testing::CommandResult r = RunCommand(
+        Quantize(std::string("--scheme dynamic --weight-bits 4 --optimize "
+                             "accuracy ") +
+                 alone + " -o " + dir + "/x.tflite"));
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("chooses the weight rounding"), std::string::npos)
+        << r.err;
+  }
+  const testing::CommandResult fast = RunCommand(
+      Quantize("--scheme weight-only --optimize fast -o " + dir + "/y.tflite"));
+  EXPECT_EQ(fast.exit_code, 1) << fast.err;
+  EXPECT_NE(fast.err.find("takes --optimize accuracy"), std::string::npos)
+      << fast.err;
 }
 
 }  // namespace

@@ -1,0 +1,119 @@
+// Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
+#include "pipeline/rounding_choice.h"
+
+#include <limits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "pipeline/recovery.h"
+#include "pipeline/target_metric.h"
+#include "quantizer/quantize.h"
+#include "report/report.h"
+
+namespace qforge::pipeline {
+namespace {
+
+quantizer::WeightRounding Rounding(bool awq, bool clip, bool gptq) {
+  quantizer::WeightRounding r;
+  r.awq = awq;
+  r.clip_mse = clip;
+  r.gptq = gptq;
+  return r;
+}
+
+// `rounding` applied to `work` (already AWQ-scaled where the candidate
+// says so: AWQ is shared by the candidates that start with it).
+absl::Status ApplyRounding(const RoundingChoiceInputs& in,
+                           quantizer::WeightRounding rounding, ir::Model& work,
+                           const Hooks& silent) {
+  if (!rounding.Any()) return absl::OkStatus();
+  RecoverySettings args;
+  args.rounding = rounding;
+  args.samples = in.max_samples;
+  args.seed = in.seed;
+  const size_t num_ops = work.subgraphs[0].operators.size();
+  return ApplyRecovery(args, work, in.data, in.fit, in.keep_float,
+                       std::vector<int>(num_ops, 8), in.grids, in.fc_per_tensor,
+                       in.threads, in.numerics, silent);
+}
+
+absl::StatusOr<double> Score(const RoundingChoiceInputs& in,
+                             const ir::Model& candidate, const Hooks& hooks) {
+  ASSIGN_OR_RETURN(quantizer::QuantizeResult q,
+                   quantizer::Quantize(candidate, nullptr, in.options));
+  report::ReportOptions ro;
+  ro.threads = in.threads;
+  ro.histogram_layers = 0;
+  ro.numerics = in.numerics;
+  ro.samples = in.check;
+  ro.progress = hooks.Progress("optimize: check");
+  ASSIGN_OR_RETURN(const report::Report r,
+                   report::BuildReport(*in.float_model, q.model, *in.data, ro));
+  return TargetMetricOf(r, TargetMetric::kWorst, false)
+      .value_or(-std::numeric_limits<double>::infinity());
+}
+
+}  // namespace
+
+absl::StatusOr<RoundingChoice> ChooseWeightRounding(
+    const RoundingChoiceInputs& in, ir::Model& work, const Hooks& hooks) {
+  const Hooks silent = hooks.Silent();
+  RoundingChoice choice;
+  choice.check_samples = static_cast<int64_t>(in.check.size());
+  choice.fit_samples = static_cast<int64_t>(in.fit.size());
+  // In order of preference on a tie: the simpler first.
+  choice.candidates = {
+      {"nearest", Rounding(false, false, false)},
+      {"weight-clip", Rounding(false, true, false)},
+      {"gptq", Rounding(false, false, true)},
+      {"gptq+weight-clip", Rounding(false, true, true)},
+      {"awq", Rounding(true, false, false)},
+      {"awq+weight-clip", Rounding(true, true, false)},
+      {"awq+gptq", Rounding(true, false, true)},
+  };
+  std::optional<ir::Model> scaled;  // the float model after AWQ
+  std::optional<ir::Model> best;
+  double best_db = -std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < choice.candidates.size(); ++k) {
+    RoundingCandidate& c = choice.candidates[k];
+    ir::Model m;
+    if (c.rounding.awq) {
+      if (!scaled.has_value()) {
+        scaled = *in.float_model;
+        RETURN_IF_ERROR(
+            ApplyRounding(in, Rounding(true, false, false), *scaled, silent));
+      }
+      m = *scaled;
+    } else {
+      m = *in.float_model;
+    }
+    quantizer::WeightRounding rest = c.rounding;
+    rest.awq = false;
+    RETURN_IF_ERROR(ApplyRounding(in, rest, m, silent));
+    ASSIGN_OR_RETURN(c.worst_sqnr_db, Score(in, m, hooks));
+    // Strictly better only: a tie keeps the simpler candidate, and NaN
+    // compares false.
+    if (!best.has_value() || c.worst_sqnr_db > best_db) {
+      best_db = c.worst_sqnr_db;
+      best = std::move(m);
+      choice.chosen = static_cast<int>(k);
+    }
+  }
+  work = *std::move(best);
+  std::string scores;
+  for (const RoundingCandidate& c : choice.candidates) {
+    absl::StrAppend(&scores, scores.empty() ? "" : ", ", c.name, " ",
+                    absl::StrFormat("%.2f", c.worst_sqnr_db));
+  }
+  hooks.Note(absl::StrFormat(
+      "optimize accuracy: weight rounding %s (worst output SQNR on %lld check "
+      "samples, fitted on %lld: %s dB)",
+      choice.candidates[static_cast<size_t>(choice.chosen)].name,
+      static_cast<long long>(choice.check_samples),
+      static_cast<long long>(choice.fit_samples), scores));
+  return choice;
+}
+
+}  // namespace qforge::pipeline
