@@ -39,13 +39,39 @@ absl::Status ResolveRecovery(RecoverySettings& args) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// `v` (by op index) with `fill` at each index of `inserted` (ascending op
+// indices of ops added; those after move up by one).
+template <typename T>
+std::vector<T> WithInserted(const std::vector<T>& v,
+                            const std::vector<int>& inserted, const T& fill) {
+  if (v.empty() || inserted.empty()) return v;
+  std::vector<T> out;
+  out.reserve(v.size() + inserted.size());
+  size_t next = 0;
+  for (size_t i = 0; i < v.size() || next < inserted.size();) {
+    if (next < inserted.size() &&
+        static_cast<size_t>(inserted[next]) == out.size()) {
+      out.push_back(fill);
+      ++next;
+    } else if (i < v.size()) {
+      out.push_back(v[i++]);
+    } else {
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 absl::Status ApplyRecovery(
     const RecoverySettings& args, ir::Model& work,
     const formats::SampleSource* data, const std::vector<int64_t>& samples,
-    const std::vector<bool>& keep_float, const std::vector<int>& weight_bits,
-    const std::vector<std::optional<quantizer::WeightGrid>>& grids,
-    bool fc_per_tensor, int threads, const numerics::Modes& numerics,
-    const Hooks& hooks) {
+    std::vector<bool> keep_float, std::vector<int> weight_bits,
+    std::vector<std::optional<quantizer::WeightGrid>> grids, bool fc_per_tensor,
+    int threads, const numerics::Modes& numerics, const Hooks& hooks) {
   if (args.equalize) {
     // Layers with float16 weights behind DEQUANTIZE (MediaPipe's models)
     // get float32 copies first, so that equalization can rescale them.
@@ -85,11 +111,24 @@ absl::Status ApplyRecovery(
       before += l.error_unscaled;
       after += l.error_scaled;
     }
+    const std::string where =
+        ao.float_inputs
+            ? absl::StrFormat("layer pairs, LayerNorm ends and %zu new MULs",
+                              awq.inserted_ops.size())
+            : absl::StrFormat(
+                  "layer pairs and LayerNorm ends; %d pairs behind RELU6 and "
+                  "the like left alone",
+                  awq.skipped_clamped);
     hooks.Note(absl::StrFormat(
-        "awq: %d of %d inputs scaled (layer pairs and LayerNorm ends; %d "
-        "pairs behind RELU6 and the like left alone); layer output error "
-        "%.4g -> %.4g (sum over inputs)",
-        scaled, awq.pairs, awq.skipped_clamped, before, after));
+        "awq: %d of %d inputs scaled (%s); layer output error %.4g -> %.4g "
+        "(sum over inputs)",
+        scaled, awq.pairs, where, before, after));
+    // The later methods index layers by op: the new MULs are float ops
+    // without weights.
+    keep_float = WithInserted(keep_float, awq.inserted_ops, false);
+    weight_bits = WithInserted(weight_bits, awq.inserted_ops, 8);
+    grids = WithInserted(grids, awq.inserted_ops,
+                         std::optional<quantizer::WeightGrid>());
   }
   if (!args.bias_correction && !args.adaround && !args.rounding.gptq &&
       !args.rounding.clip_mse) {

@@ -54,14 +54,14 @@ absl::Status ResolveRecovery(RecoverySettings& args);
 // (by op index of `work`) are layers the plan keeps float, `weight_bits`
 // the width of each layer's weights; `grids` (weight-only and dynamic
 // forms, by op index) the grid each layer's weights are written on, whose
-// layers read float activations. Notes one summary line per method.
+// layers read float activations (there --awq may insert MULs: the op
+// indices of `work` then move). Notes one summary line per method.
 absl::Status ApplyRecovery(
     const RecoverySettings& args, ir::Model& work,
     const formats::SampleSource* data, const std::vector<int64_t>& samples,
-    const std::vector<bool>& keep_float, const std::vector<int>& weight_bits,
-    const std::vector<std::optional<quantizer::WeightGrid>>& grids,
-    bool fc_per_tensor, int threads, const numerics::Modes& numerics,
-    const Hooks& hooks);
+    std::vector<bool> keep_float, std::vector<int> weight_bits,
+    std::vector<std::optional<quantizer::WeightGrid>> grids, bool fc_per_tensor,
+    int threads, const numerics::Modes& numerics, const Hooks& hooks);
 
 }  // namespace qforge::pipeline
 

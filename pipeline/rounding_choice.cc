@@ -2,6 +2,7 @@
 #include "pipeline/rounding_choice.h"
 
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -23,8 +24,7 @@ quantizer::WeightRounding Rounding(bool awq, bool clip, bool gptq) {
   return r;
 }
 
-// `rounding` applied to `work` (already AWQ-scaled where the candidate
-// says so: AWQ is shared by the candidates that start with it).
+// `rounding` applied to the float model `work`.
 absl::Status ApplyRounding(const RoundingChoiceInputs& in,
                            quantizer::WeightRounding rounding, ir::Model& work,
                            const Hooks& silent) {
@@ -73,25 +73,14 @@ absl::StatusOr<RoundingChoice> ChooseWeightRounding(
       {"awq+weight-clip", Rounding(true, true, false)},
       {"awq+gptq", Rounding(true, false, true)},
   };
-  std::optional<ir::Model> scaled;  // the float model after AWQ
   std::optional<ir::Model> best;
   double best_db = -std::numeric_limits<double>::infinity();
   for (size_t k = 0; k < choice.candidates.size(); ++k) {
     RoundingCandidate& c = choice.candidates[k];
-    ir::Model m;
-    if (c.rounding.awq) {
-      if (!scaled.has_value()) {
-        scaled = *in.float_model;
-        RETURN_IF_ERROR(
-            ApplyRounding(in, Rounding(true, false, false), *scaled, silent));
-      }
-      m = *scaled;
-    } else {
-      m = *in.float_model;
-    }
-    quantizer::WeightRounding rest = c.rounding;
-    rest.awq = false;
-    RETURN_IF_ERROR(ApplyRounding(in, rest, m, silent));
+    // Each from the float model: AWQ may insert MULs, which moves the op
+    // indices the later methods take, so its result is not shared.
+    ir::Model m = *in.float_model;
+    RETURN_IF_ERROR(ApplyRounding(in, c.rounding, m, silent));
     ASSIGN_OR_RETURN(c.worst_sqnr_db, Score(in, m, hooks));
     // Strictly better only: a tie keeps the simpler candidate, and NaN
     // compares false.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <utility>
 
 #include "base/status_macros.h"
 #include "ir/graph.h"
@@ -75,10 +77,11 @@ struct AwqSite {
   std::vector<WeightedLayer> readers;
   int64_t channels = 0;
   bool has_layer = false;
-  WeightedLayer layer;   // has_layer: the pair's A
-  int32_t gamma = -1;    // else: MUL's constant, and
-  int32_t beta = -1;     // ADD / SUB's constant, or -1
-  std::vector<int> ops;  // ops whose precision must not be float
+  WeightedLayer layer;     // has_layer: the pair's A
+  int32_t gamma = -1;      // else: MUL's constant, and
+  int32_t beta = -1;       // ADD / SUB's constant, or -1
+  std::vector<int> ops;    // ops whose precision must not be float
+  int32_t insert_on = -1;  // else: the readers' input, before a new MUL
 };
 
 // A constant float32 operand of `op` holding one value per channel (any
@@ -166,6 +169,72 @@ std::vector<AwqSite> FindAffineSites(const ir::Model& model,
     sites.push_back(site);
   }
   return sites;
+}
+
+// Float32 inputs read by CONV_2D / FULLY_CONNECTED layers (as input 0)
+// that no other site covers: a new MUL can carry their 1/s.
+std::vector<AwqSite> FindMulSites(const ir::Model& model,
+                                  const std::vector<WeightedLayer>& layers,
+                                  const std::set<int32_t>& covered) {
+  const ir::Subgraph& sg = model.subgraphs[0];
+  std::map<int32_t, std::vector<WeightedLayer>> by_input;
+  for (const WeightedLayer& l : layers) {
+    if (l.layout != ir::WeightLayout::kDepthwise && l.input >= 0) {
+      by_input[l.input].push_back(l);
+    }
+  }
+  std::vector<AwqSite> sites;
+  for (const auto& [t, readers] : by_input) {
+    const ir::Tensor& tensor = sg.tensors[t];
+    if (covered.count(t) > 0 || tensor.type != ir::DataType::kFloat32 ||
+        tensor.shape.empty() || tensor.shape.back() < 2) {
+      continue;
+    }
+    const int64_t channels = tensor.shape.back();
+    bool fits = true;
+    for (const WeightedLayer& r : readers) {
+      fits = fits && r.k % channels == 0 && readers[0].k == r.k;
+    }
+    if (!fits) continue;
+    AwqSite site;
+    site.readers = readers;
+    site.channels = channels;
+    site.insert_on = t;
+    sites.push_back(std::move(site));
+  }
+  return sites;
+}
+
+// A MUL of `input` by the constant 1 / scales (per last-dimension
+// channel), to go before the first of `readers`, which now read its
+// output. Returns that position and the op, not yet inserted.
+std::pair<int, ir::Operator> MakeScaleMul(
+    ir::Model& model, int32_t input, const Eigen::VectorXf& scales,
+    const std::vector<WeightedLayer>& readers) {
+  ir::Subgraph& sg = model.subgraphs[0];
+  std::vector<float> inverse(static_cast<size_t>(scales.size()));
+  for (Index c = 0; c < scales.size(); ++c) inverse[c] = 1.0f / scales[c];
+  ir::Tensor constant;
+  constant.name = sg.tensors[input].name + "/awq_inverse_scale";
+  constant.type = ir::DataType::kFloat32;
+  constant.shape = {static_cast<int32_t>(scales.size())};
+  constant.buffer = AddTypedBuffer(model, std::move(inverse));
+  sg.tensors.push_back(std::move(constant));
+  const int32_t c = static_cast<int32_t>(sg.tensors.size() - 1);
+  const int32_t out =
+      AddTensorLike(sg, sg.tensors[input], ir::DataType::kFloat32, "/awq");
+  ir::Operator mul;
+  mul.kind = ir::OpKind::kMul;
+  mul.builtin_code = ir::GetOpInfo(ir::OpKind::kMul).builtin_code;
+  mul.inputs = {input, c};
+  mul.outputs = {out};
+  mul.options = ir::ActivationOptions{};
+  int first = readers[0].op_index;
+  for (const WeightedLayer& r : readers) {
+    sg.operators[static_cast<size_t>(r.op_index)].inputs[0] = out;
+    first = std::min(first, r.op_index);
+  }
+  return {first, std::move(mul)};
 }
 
 }  // namespace
@@ -270,8 +339,16 @@ absl::StatusOr<AwqResult> ScaleActivationAware(
     site.ops = {p.a.op_index};
     sites.push_back(site);
   }
-  for (AwqSite& s : FindAffineSites(model, FindWeightedLayers(model))) {
+  const std::vector<WeightedLayer> weighted = FindWeightedLayers(model);
+  for (AwqSite& s : FindAffineSites(model, weighted)) {
     sites.push_back(std::move(s));
+  }
+  if (options.float_inputs) {
+    std::set<int32_t> covered;
+    for (const AwqSite& s : sites) covered.insert(s.readers[0].input);
+    for (AwqSite& s : FindMulSites(model, weighted, covered)) {
+      sites.push_back(std::move(s));
+    }
   }
   // Sites whose ops all get quantized; in op order of their first reader.
   std::vector<AwqSite> kept_sites;
@@ -306,6 +383,7 @@ absl::StatusOr<AwqResult> ScaleActivationAware(
   co.numerics = options.numerics;
   ASSIGN_OR_RETURN(std::vector<CapturedInput> inputs,
                    CaptureLayerInputs(model, data, samples, want, co));
+  std::vector<std::pair<size_t, Eigen::VectorXf>> muls;  // site, its s
   for (size_t si = 0; si < sites.size(); ++si) {
     const AwqSite& site = sites[si];
     const CapturedInput& in = inputs[si];
@@ -343,7 +421,8 @@ absl::StatusOr<AwqResult> ScaleActivationAware(
     done.op_index = site.readers[0].op_index;
     done.op = std::string(ir::GetOpInfo(site.readers[0].kind).name);
     done.readers = static_cast<int>(site.readers.size());
-    done.affine = !site.has_layer;
+    done.affine = !site.has_layer && site.insert_on < 0;
+    done.inserted = site.insert_on >= 0;
     done.alpha = found.alpha;
     done.error_unscaled = found.error_unscaled;
     done.error_scaled = found.error_scaled;
@@ -376,10 +455,29 @@ absl::StatusOr<AwqResult> ScaleActivationAware(
     if (site.has_layer) {
       divide(site.layer.weights, true);
       divide(site.layer.bias, false);
-    } else {
+    } else if (site.insert_on < 0) {
       divide(site.gamma, false);
       divide(site.beta, false);
+    } else {
+      muls.push_back({si, found.scales});
     }
+  }
+  // The MULs last: every reader is rewired first, by the op indices the
+  // sites hold, then the ops go in from the back so that the positions
+  // still to come stay valid.
+  std::vector<std::pair<int, ir::Operator>> inserts;
+  for (const auto& [si, scales] : muls) {
+    inserts.push_back(
+        MakeScaleMul(model, sites[si].insert_on, scales, sites[si].readers));
+  }
+  std::sort(inserts.begin(), inserts.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<ir::Operator>& ops = model.subgraphs[0].operators;
+  for (auto& [at, op] : inserts) ops.insert(ops.begin() + at, std::move(op));
+  // Positions in the final model: each moves by the MULs inserted before.
+  for (size_t i = inserts.size(); i-- > 0;) {
+    result.inserted_ops.push_back(inserts[i].first +
+                                  static_cast<int>(inserts.size() - 1 - i));
   }
   return result;
 }

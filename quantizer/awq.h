@@ -24,9 +24,14 @@
 //    divided by s), whose output only weighted layers read (a
 //    transformer's Q, K and V projections: one s for all of them, searched
 //    on the sum of their output errors).
-// No MUL is inserted elsewhere; the readers must be CONV_2D or
-// FULLY_CONNECTED (a depthwise row reads one channel, so a scale per
-// channel only moves its range).
+//  - with float inputs only (weight-only and dynamic forms), any other
+//    input of CONV_2D / FULLY_CONNECTED readers (a GELU's or an attention
+//    product's output, a graph input, a pair behind RELU6): a new float
+//    MUL by the constant 1/s goes before the readers, which read its
+//    output. Where the readers' input is an int8 activation, such a MUL
+//    would add a requantization of its own, so there it is not inserted.
+// The readers must be CONV_2D or FULLY_CONNECTED (a depthwise row reads
+// one channel, so a scale per channel only moves its range).
 #ifndef QFORGE_QUANTIZER_AWQ_H_
 #define QFORGE_QUANTIZER_AWQ_H_
 
@@ -63,10 +68,11 @@ struct AwqOptions {
 };
 
 struct AwqLayer {
-  int op_index = -1;  // B (the first reader)
-  std::string op;
+  int op_index = -1;  // B (the first reader), in the model before any MUL
+  std::string op;     // was inserted
   int readers = 1;
-  bool affine = false;  // folded into a MUL (+ ADD) by constants
+  bool affine = false;    // folded into a MUL (+ ADD) by constants
+  bool inserted = false;  // 1/s in a new MUL
   float alpha = 0;
   double error_unscaled = 0, error_scaled = 0;  // mean squared output error
 };
@@ -75,6 +81,9 @@ struct AwqResult {
   int pairs = 0;                 // candidate pairs and affine sites
   int skipped_clamped = 0;       // pairs behind RELU6 and the like
   std::vector<AwqLayer> layers;  // the pairs searched, in op order
+  // The op indices, in the model after, of the MULs inserted (ascending);
+  // the ops after each moved up by one.
+  std::vector<int> inserted_ops;
 };
 
 // The search on one input. `x` [n, k] are the readers' input windows;

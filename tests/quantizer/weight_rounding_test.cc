@@ -212,5 +212,90 @@ TEST(AwqTest, FoldsIntoLayerNormAffineAndLayerPairs) {
   }
 }
 
+// x (a graph input whose channel 2 is 25 times larger) -> FC -> y: no op
+// makes x, so with float inputs (weight-only / dynamic forms) the inverse
+// scales go into a new MUL before the FC, which reads its output; the
+// float function is unchanged and the layer's int4 output error drops.
+// With int8 inputs nothing is inserted (the MUL would be one more
+// requantization).
+TEST(AwqTest, InsertsAMulWhereNoOpCanTakeTheScales) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> nd;
+  auto normal = [&](size_t count, float scale) {
+    std::vector<float> v(count);
+    for (float& e : v) e = nd(rng) * scale;
+    return v;
+  };
+  const int d = 16, t = 4, out = 8, samples = 16;
+  OpModel m;
+  const int x = m.Input(ir::DataType::kFloat32, {t, d}, "x");
+  const int w = m.Constant<float>({out, d}, normal(out * d, 0.3f), "w");
+  const int y = m.Output(ir::DataType::kFloat32, {t, out}, "y");
+  m.Op(ir::OpKind::kFullyConnected, {x, w, -1}, {y},
+       ir::FullyConnectedOptions{});
+  const ir::Model before = m.model();
+
+  std::vector<float> values = normal(samples * t * d, 1.0f);
+  for (size_t i = 2; i < values.size(); i += d) values[i] *= 25.0f;
+  ir::HostTensor all(ir::DataType::kFloat32, {samples, t, d});
+  std::copy(values.begin(), values.end(), all.Flat<float>().begin());
+  absl::StatusOr<std::vector<uint8_t>> npy = formats::WriteNpy(all);
+  ASSERT_TRUE(npy.ok());
+  const std::string path = qforge::testing::MakeTempDir() + "/x.npy";
+  ASSERT_TRUE(WriteFileAtomic(path, *npy).ok());
+  formats::SampleSource data =
+      ::qforge::testing::OpenFirstInputSamples(m.model(), path);
+  std::vector<int64_t> ids;
+  for (int i = 0; i < samples; ++i) ids.push_back(i);
+  AwqOptions o;
+  o.weight_bits = {4};
+
+  OpModel int8_inputs;
+  int8_inputs.model() = before;
+  absl::StatusOr<AwqResult> r8 =
+      ScaleActivationAware(int8_inputs.model(), data, ids, o);
+  ASSERT_TRUE(r8.ok()) << r8.status();
+  EXPECT_EQ(r8->pairs, 0);
+  EXPECT_TRUE(r8->inserted_ops.empty());
+  EXPECT_EQ(int8_inputs.model().subgraphs[0].operators.size(), 1u);
+
+  o.float_inputs = true;
+  absl::StatusOr<AwqResult> r = ScaleActivationAware(m.model(), data, ids, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->pairs, 1);
+  ASSERT_EQ(r->layers.size(), 1u);
+  EXPECT_TRUE(r->layers[0].inserted);
+  EXPECT_GT(r->layers[0].alpha, 0.0f);
+  EXPECT_LT(r->layers[0].error_scaled, 0.5 * r->layers[0].error_unscaled);
+  EXPECT_EQ(r->inserted_ops, std::vector<int>{0});
+  const ir::Subgraph& sg = m.model().subgraphs[0];
+  ASSERT_EQ(sg.operators.size(), 2u);
+  EXPECT_EQ(sg.operators[0].kind, ir::OpKind::kMul);
+  EXPECT_EQ(sg.operators[0].inputs[0], x);
+  EXPECT_EQ(sg.operators[1].inputs[0], sg.operators[0].outputs[0]);
+  // Channel 2's inverse scale is the smallest: its weights got the most.
+  const std::vector<float> inverse =
+      FloatValues(m.model(), sg.tensors[sg.operators[0].inputs[1]]);
+  ASSERT_EQ(inverse.size(), static_cast<size_t>(d));
+  EXPECT_EQ(std::min_element(inverse.begin(), inverse.end()) - inverse.begin(),
+            2);
+
+  OpModel copy;
+  copy.model() = before;
+  for (int sample = 0; sample < 3; ++sample) {
+    std::vector<float> in = normal(t * d, 1.0f);
+    for (size_t i = 2; i < in.size(); i += d) in[i] *= 25.0f;
+    auto a = copy.Run({MakeTensor<float>({t, d}, in)});
+    auto b = m.Run({MakeTensor<float>({t, d}, in)});
+    ASSERT_TRUE(a.ok() && b.ok());
+    const auto fa = (*a)[0].Flat<float>(), fb = (*b)[0].Flat<float>();
+    double peak = 0;
+    for (float v : fa) peak = std::max(peak, std::fabs(double{v}));
+    for (size_t i = 0; i < fa.size(); ++i) {
+      EXPECT_NEAR(fa[i], fb[i], 1e-5 * peak);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace qforge::quantizer
