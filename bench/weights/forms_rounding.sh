@@ -2,7 +2,8 @@
 # Weight rounding on the weight-only and dynamic forms (docs/recovery.md,
 # docs/weight-forms.md): form (weight-only int8 as the reference,
 # weight-only int4, dynamic int4) x block size (per channel, 32, 128) x
-# rounding (nearest, --weight-clip mse, --gptq, --awq). Writes
+# rounding (nearest, --weight-clip mse, --gptq, --awq, and --optimize
+# accuracy, which measures those and their pairs and keeps the best). Writes
 # bench/weights/forms_rounding.json and forms_rounding.md (the table and the
 # headline numbers, computed by forms_rounding_table.mjs).
 #
@@ -35,7 +36,8 @@ forms=(
   "dyn4_b32|--scheme dynamic --weight-bits 4 --block-size 32"
   "dyn4_b128|--scheme dynamic --weight-bits 4 --block-size 128"
 )
-roundings=("nearest|" "clip|--weight-clip mse" "gptq|--gptq" "awq|--awq")
+roundings=("nearest|" "clip|--weight-clip mse" "gptq|--gptq" "awq|--awq"
+           "opt|--optimize accuracy")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 variants=()
@@ -82,7 +84,7 @@ console.log(e === 0 ? '\"inf\"' : 10 * Math.log10(s / e));")"
     else
       row+=", \"quantize_error\": $(node -e 'console.log(JSON.stringify(require("fs").readFileSync(process.argv[1], "utf8").slice(-300)))' "$dec/$name.log")"
     fi
-    row+=", \"notes\": $(node -e 'console.log(JSON.stringify(require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter((l) => /^(gptq|awq|weight-clip)/.test(l))))' "$dec/$name.log")}"
+    row+=", \"notes\": $(node -e 'console.log(JSON.stringify(require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter((l) => /^(gptq|awq|weight-clip|optimize)/.test(l))))' "$dec/$name.log")}"
     [ $first = 1 ] || echo ',' >> "$dec/rows.json"
     first=0
     echo "$row" >> "$dec/rows.json"

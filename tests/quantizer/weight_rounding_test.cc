@@ -30,6 +30,43 @@ namespace {
 using ::qforge::testing::MakeTensor;
 using ::qforge::testing::OpModel;
 
+// `values` as `samples` samples of shape [t, d] in an .npy file, opened as
+// the first input's data of `model`.
+formats::SampleSource WriteSamples(const ir::Model& model,
+                                   const std::vector<float>& values,
+                                   int samples, int t, int d) {
+  ir::HostTensor all(ir::DataType::kFloat32, {samples, t, d});
+  std::copy(values.begin(), values.end(), all.Flat<float>().begin());
+  absl::StatusOr<std::vector<uint8_t>> npy = formats::WriteNpy(all);
+  EXPECT_TRUE(npy.ok());
+  const std::string path = qforge::testing::MakeTempDir() + "/x.npy";
+  EXPECT_TRUE(
+      WriteFileAtomic(path, npy.ok() ? *npy : std::vector<uint8_t>{}).ok());
+  return ::qforge::testing::OpenFirstInputSamples(model, path);
+}
+
+// `before` and `after` compute the same float function on `inputs` (each
+// [t, d]): every output within 1e-5 of its peak.
+void ExpectSameFunction(const ir::Model& before, OpModel& after,
+                        const std::vector<std::vector<float>>& inputs, int t,
+                        int d) {
+  OpModel copy;
+  copy.model() = before;
+  for (const std::vector<float>& in : inputs) {
+    auto a = copy.Run({MakeTensor<float>({t, d}, in)});
+    auto b = after.Run({MakeTensor<float>({t, d}, in)});
+    ASSERT_TRUE(a.ok() && b.ok());
+    for (size_t o = 0; o < a->size(); ++o) {
+      const auto fa = (*a)[o].Flat<float>(), fb = (*b)[o].Flat<float>();
+      double peak = 0;
+      for (float v : fa) peak = std::max(peak, std::fabs(double{v}));
+      for (size_t i = 0; i < fa.size(); ++i) {
+        EXPECT_NEAR(fa[i], fb[i], 1e-5 * peak);
+      }
+    }
+  }
+}
+
 // ToyCar (10 trained FULLY_CONNECTED layers) on its first 20 real log-mel
 // vectors, int4 weights: GPTQ lowers every layer's output error on those
 // inputs against nearest rounding on the same grid, and the sum by more
@@ -171,15 +208,8 @@ TEST(AwqTest, FoldsIntoLayerNormAffineAndLayerPairs) {
   const ir::Model before = m.model();
 
   const int samples = 16;
-  std::vector<float> values = normal(samples * t * d, 1.0f);
-  ir::HostTensor all(ir::DataType::kFloat32, {samples, t, d});
-  std::copy(values.begin(), values.end(), all.Flat<float>().begin());
-  absl::StatusOr<std::vector<uint8_t>> npy = formats::WriteNpy(all);
-  ASSERT_TRUE(npy.ok());
-  const std::string path = qforge::testing::MakeTempDir() + "/x.npy";
-  ASSERT_TRUE(WriteFileAtomic(path, *npy).ok());
   formats::SampleSource data =
-      ::qforge::testing::OpenFirstInputSamples(m.model(), path);
+      WriteSamples(m.model(), normal(samples * t * d, 1.0f), samples, t, d);
   std::vector<int64_t> ids;
   for (int i = 0; i < samples; ++i) ids.push_back(i);
   AwqOptions o;
@@ -194,22 +224,9 @@ TEST(AwqTest, FoldsIntoLayerNormAffineAndLayerPairs) {
   EXPECT_LT(r->layers[0].error_scaled, r->layers[0].error_unscaled);
   EXPECT_NE(FloatValues(m.model(), m.model().subgraphs[0].tensors[g]), gamma);
 
-  OpModel copy;
-  copy.model() = before;
-  for (int sample = 0; sample < 3; ++sample) {
-    const std::vector<float> in = normal(t * d, 1.0f);
-    auto a = copy.Run({MakeTensor<float>({t, d}, in)});
-    auto b = m.Run({MakeTensor<float>({t, d}, in)});
-    ASSERT_TRUE(a.ok() && b.ok());
-    for (size_t o2 = 0; o2 < a->size(); ++o2) {
-      const auto fa = (*a)[o2].Flat<float>(), fb = (*b)[o2].Flat<float>();
-      double peak = 0;
-      for (float v : fa) peak = std::max(peak, std::fabs(double{v}));
-      for (size_t i = 0; i < fa.size(); ++i) {
-        EXPECT_NEAR(fa[i], fb[i], 1e-5 * peak);
-      }
-    }
-  }
+  ExpectSameFunction(
+      before, m,
+      {normal(t * d, 1.0f), normal(t * d, 1.0f), normal(t * d, 1.0f)}, t, d);
 }
 
 // x (a graph input whose channel 2 is 25 times larger) -> FC -> y: no op
@@ -235,16 +252,14 @@ TEST(AwqTest, InsertsAMulWhereNoOpCanTakeTheScales) {
        ir::FullyConnectedOptions{});
   const ir::Model before = m.model();
 
-  std::vector<float> values = normal(samples * t * d, 1.0f);
-  for (size_t i = 2; i < values.size(); i += d) values[i] *= 25.0f;
-  ir::HostTensor all(ir::DataType::kFloat32, {samples, t, d});
-  std::copy(values.begin(), values.end(), all.Flat<float>().begin());
-  absl::StatusOr<std::vector<uint8_t>> npy = formats::WriteNpy(all);
-  ASSERT_TRUE(npy.ok());
-  const std::string path = qforge::testing::MakeTempDir() + "/x.npy";
-  ASSERT_TRUE(WriteFileAtomic(path, *npy).ok());
+  // Channel 2 of every token 25 times larger.
+  auto outlier = [&](size_t count) {
+    std::vector<float> v = normal(count, 1.0f);
+    for (size_t i = 2; i < v.size(); i += d) v[i] *= 25.0f;
+    return v;
+  };
   formats::SampleSource data =
-      ::qforge::testing::OpenFirstInputSamples(m.model(), path);
+      WriteSamples(m.model(), outlier(samples * t * d), samples, t, d);
   std::vector<int64_t> ids;
   for (int i = 0; i < samples; ++i) ids.push_back(i);
   AwqOptions o;
@@ -280,21 +295,8 @@ TEST(AwqTest, InsertsAMulWhereNoOpCanTakeTheScales) {
   EXPECT_EQ(std::min_element(inverse.begin(), inverse.end()) - inverse.begin(),
             2);
 
-  OpModel copy;
-  copy.model() = before;
-  for (int sample = 0; sample < 3; ++sample) {
-    std::vector<float> in = normal(t * d, 1.0f);
-    for (size_t i = 2; i < in.size(); i += d) in[i] *= 25.0f;
-    auto a = copy.Run({MakeTensor<float>({t, d}, in)});
-    auto b = m.Run({MakeTensor<float>({t, d}, in)});
-    ASSERT_TRUE(a.ok() && b.ok());
-    const auto fa = (*a)[0].Flat<float>(), fb = (*b)[0].Flat<float>();
-    double peak = 0;
-    for (float v : fa) peak = std::max(peak, std::fabs(double{v}));
-    for (size_t i = 0; i < fa.size(); ++i) {
-      EXPECT_NEAR(fa[i], fb[i], 1e-5 * peak);
-    }
-  }
+  ExpectSameFunction(before, m,
+                     {outlier(t * d), outlier(t * d), outlier(t * d)}, t, d);
 }
 
 }  // namespace
