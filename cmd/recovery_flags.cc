@@ -44,6 +44,10 @@ void AddRecoveryFlags(CLI::App* sub, pipeline::RecoverySettings& args) {
   sub->add_flag("--awq", args.rounding.awq,
                 "Activation-aware scales per input channel, folded into the "
                 "preceding CONV/FC where that is exact (needs --data)");
+  sub->add_flag("--awq-mul", args.rounding.awq_mul,
+                "--awq, and with --scheme weight-only or dynamic a new float "
+                "MUL before the layers whose input no op can take the scales "
+                "(a graph input, a GELU's output)");
   sub->add_option_function<std::string>(
          "--weight-clip",
          [&args](const std::string& v) { args.rounding.clip_mse = v == "mse"; },

@@ -145,7 +145,7 @@ absl::Status CheckJob(const QuantizeJob& job, RecoverySettings& recovery) {
         "--trials-dir and --trial-shards spread --target-sqnr's trials over "
         "eval-trial workers; give --target-sqnr too");
   }
-  if (search && job.recovery.rounding.awq) {
+  if (search && (job.recovery.rounding.awq || job.recovery.rounding.awq_mul)) {
     // An op the search raises to float takes its own weights back, which
     // would undo one side of an AWQ fold and not the other.
     return UsageError(

@@ -188,6 +188,7 @@ std::string QuantizeJobToJson(const QuantizeJob& job) {
     j["recovery"]["gptq"] = wr.gptq;
     j["recovery"]["gptq_damp"] = wr.gptq_damp;
     j["recovery"]["awq"] = wr.awq;
+    if (wr.awq_mul) j["recovery"]["awq_mul"] = true;
     j["recovery"]["weight_clip"] = wr.clip_mse ? "mse" : "none";
   }
   if (job.block_size != 0) j["block_size"] = job.block_size;
@@ -267,6 +268,7 @@ absl::StatusOr<QuantizeJob> QuantizeJobFromJson(const std::string& text,
       rec.Get("gptq", s.rounding.gptq);
       rec.Get("gptq_damp", s.rounding.gptq_damp);
       rec.Get("awq", s.rounding.awq);
+      rec.Get("awq_mul", s.rounding.awq_mul);
       std::string clip = "none";
       rec.Get("weight_clip", clip);
       s.rounding.clip_mse = clip == "mse";

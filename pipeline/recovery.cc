@@ -13,6 +13,7 @@
 namespace qforge::pipeline {
 
 absl::Status ResolveRecovery(RecoverySettings& args) {
+  if (args.rounding.awq_mul) args.rounding.awq = true;
   // Bias correction + AdaRound, without CLE, 2000 AdaRound steps: the
   // choice the ablation in docs/recovery.md (bench/recovery) supports; on
   // int4 layers GPTQ in place of AdaRound (bench/weights/rounding.sh).
@@ -98,6 +99,7 @@ absl::Status ApplyRecovery(
     ao.fc_per_tensor = fc_per_tensor;
     ao.grids = grids;
     ao.float_inputs = !grids.empty();
+    ao.insert_muls = args.rounding.awq_mul;
     ao.max_samples = args.samples;
     ao.threads = threads;
     ao.seed = args.seed;

@@ -16,9 +16,11 @@
 namespace qforge::pipeline {
 namespace {
 
-quantizer::WeightRounding Rounding(bool awq, bool clip, bool gptq) {
+quantizer::WeightRounding Rounding(bool awq, bool clip, bool gptq,
+                                   bool awq_mul = false) {
   quantizer::WeightRounding r;
-  r.awq = awq;
+  r.awq = awq || awq_mul;
+  r.awq_mul = awq_mul;
   r.clip_mse = clip;
   r.gptq = gptq;
   return r;
@@ -72,6 +74,9 @@ absl::StatusOr<RoundingChoice> ChooseWeightRounding(
       {"awq", Rounding(true, false, false)},
       {"awq+weight-clip", Rounding(true, true, false)},
       {"awq+gptq", Rounding(true, false, true)},
+      {"awq-mul", Rounding(true, false, false, true)},
+      {"awq-mul+weight-clip", Rounding(true, true, false, true)},
+      {"awq-mul+gptq", Rounding(true, false, true, true)},
   };
   std::optional<ir::Model> best;
   double best_db = -std::numeric_limits<double>::infinity();

@@ -343,7 +343,7 @@ absl::StatusOr<AwqResult> ScaleActivationAware(
   for (AwqSite& s : FindAffineSites(model, weighted)) {
     sites.push_back(std::move(s));
   }
-  if (options.float_inputs) {
+  if (options.float_inputs && options.insert_muls) {
     std::set<int32_t> covered;
     for (const AwqSite& s : sites) covered.insert(s.readers[0].input);
     for (AwqSite& s : FindMulSites(model, weighted, covered)) {

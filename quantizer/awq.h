@@ -24,7 +24,9 @@
 //    divided by s), whose output only weighted layers read (a
 //    transformer's Q, K and V projections: one s for all of them, searched
 //    on the sum of their output errors).
-//  - with float inputs only (weight-only and dynamic forms), any other
+//  - with float inputs (weight-only and dynamic forms) and insert_muls
+//    (--awq-mul: measured to help on some models and hurt on others,
+//    bench/weights/forms_rounding.md), any other
 //    input of CONV_2D / FULLY_CONNECTED readers (a GELU's or an attention
 //    product's output, a graph input, a pair behind RELU6): a new float
 //    MUL by the constant 1/s goes before the readers, which read its
@@ -60,6 +62,8 @@ struct AwqOptions {
   // The readers' inputs stay float (weight-only and dynamic forms): the
   // search rounds the weights only.
   bool float_inputs = false;
+  // With float_inputs: a new MUL where no fold is exact (--awq-mul).
+  bool insert_muls = false;
   int64_t max_samples = 64;  // evenly spaced over `samples`; 0: all
   int64_t windows = 4096;    // input windows per layer, about
   int threads = 0;

@@ -50,8 +50,11 @@ struct WeightRounding {
   bool gptq = false;        // GPTQ's error-feedback rounding (gptq.h)
   double gptq_damp = 0.01;  // damping, a fraction of mean diag(H)
   bool awq = false;         // activation-aware input scales (awq.h)
-  bool clip_mse = false;    // clip ratio search per channel (weight_grid.h)
-  bool Any() const { return gptq || awq || clip_mse; }
+  // --awq-mul: AWQ also through new MULs where no fold is exact (float
+  // activations only); implies awq once resolved.
+  bool awq_mul = false;
+  bool clip_mse = false;  // clip ratio search per channel (weight_grid.h)
+  bool Any() const { return gptq || awq || awq_mul || clip_mse; }
 };
 
 struct QuantizeOptions {

@@ -286,9 +286,9 @@ async function evalModel(m, runner, a, work) {
       const r = { scheme: extra[1], variant: name, args: extra.join(' ') };
       res.schemes[`${extra[1]}+${name}`] = r;
       const out = path.join(workDir, `${m.id}.${name}.tflite`);
-      // Weight rounding (--gptq, --awq, --weight-clip) fits on the
-      // calibration samples itself (--data, not --stats).
-      const rounds = extra.some((x) => ['--gptq', '--awq', '--weight-clip'].includes(x));
+      // Weight rounding (--gptq, --awq, --weight-clip, --optimize) fits on
+      // the calibration samples itself (--data, not --stats).
+      const rounds = extra.some((x) => ['--gptq', '--awq', '--awq-mul', '--weight-clip', '--optimize'].includes(x));
       const fit = rounds ? [...calibData, '--threads', String(a.variantThreads)] : [];
       const q = await quantize(a.variantQforge[name] ?? a.qforge, modelPath, !rounds && cal.ok ? stats : null, out, { scheme: extra[1], method: a.method, timeoutMs: a.timeout * 1000, extra: [...fit, ...extra.slice(2)] });
       r.quantize = { ok: q.ok, ms: q.ms, code: q.code, error: q.ok ? undefined : q.message };

@@ -2,7 +2,7 @@
 # Weight rounding on the weight-only and dynamic forms (docs/recovery.md,
 # docs/weight-forms.md): form (weight-only int8 as the reference,
 # weight-only int4, dynamic int4) x block size (per channel, 32, 128) x
-# rounding (nearest, --weight-clip mse, --gptq, --awq, and --optimize
+# rounding (nearest, --weight-clip mse, --gptq, --awq, --awq-mul, and --optimize
 # accuracy, which measures those and their pairs and keeps the best). Writes
 # bench/weights/forms_rounding.json and forms_rounding.md (the table and the
 # headline numbers, computed by forms_rounding_table.mjs).
@@ -37,7 +37,7 @@ forms=(
   "dyn4_b128|--scheme dynamic --weight-bits 4 --block-size 128"
 )
 roundings=("nearest|" "clip|--weight-clip mse" "gptq|--gptq" "awq|--awq"
-           "opt|--optimize accuracy")
+           "awqmul|--awq-mul" "opt|--optimize accuracy")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 variants=()

@@ -13,8 +13,8 @@ const FORMS = [
   ['dyn4_b32', 'dynamic int4', '32'],
   ['dyn4_b128', 'dynamic int4', '128'],
 ];
-const ROUNDINGS = [['nearest', 'nearest'], ['clip', 'clip mse'], ['gptq', 'GPTQ'], ['awq', 'AWQ'], ['opt', 'optimize accuracy']];
-const SINGLE = ROUNDINGS.slice(0, 4);
+const ROUNDINGS = [['nearest', 'nearest'], ['clip', 'clip mse'], ['gptq', 'GPTQ'], ['awq', 'AWQ'], ['awqmul', 'AWQ + MUL'], ['opt', 'optimize accuracy']];
+const SINGLE = ROUNDINGS.slice(0, 5);
 const num = (x) => (x === 'inf' ? Infinity : typeof x === 'number' ? x : null);
 const f1 = (x) => (x === null ? '—' : x === Infinity ? 'inf' : x.toFixed(1));
 const kib = (b) => (b ? `${(b / 1024).toFixed(1)} KiB` : '—');
@@ -86,7 +86,7 @@ for (const [f, name, block] of FORMS) {
   }
 }
 // --optimize accuracy against the best single method in hindsight (the
-// best of the four on the evaluation samples, which the choice never saw).
+// best of the five on the evaluation samples, which the choice never saw).
 {
   const pairs = [], near = [];
   for (const m of real) {

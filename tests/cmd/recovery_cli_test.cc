@@ -199,7 +199,7 @@ TEST(RecoveryCliTest, OptimizeAccuracyChoosesTheWeightRounding) {
   ASSERT_TRUE(choice.is_object()) << out.dump(2);
   EXPECT_EQ(choice["check_samples"], 2);
   EXPECT_EQ(choice["fit_samples"], 8);
-  ASSERT_EQ(choice["candidates"].size(), 7u);
+  ASSERT_EQ(choice["candidates"].size(), 10u);
   // On this model no candidate is exact (null): every score is finite.
   double best = -1e300;
   std::string first_best;
@@ -225,7 +225,8 @@ TEST(RecoveryCliTest, OptimizeAccuracyChoosesTheWeightRounding) {
   EXPECT_EQ(report["samples"], 2);
   EXPECT_NEAR(report["min_output_sqnr_db"].get<double>(), best, 1e-6);
 
-  for (const char* alone : {"--gptq", "--awq", "--weight-clip mse"}) {
+  for (const char* alone :
+       {"--gptq", "--awq", "--awq-mul", "--weight-clip mse"}) {
     const testing::CommandResult r = RunCommand(
         Quantize(std::string("--scheme dynamic --weight-bits 4 --optimize "
                              "accuracy ") +

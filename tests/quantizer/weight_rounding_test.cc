@@ -233,8 +233,8 @@ TEST(AwqTest, FoldsIntoLayerNormAffineAndLayerPairs) {
 // makes x, so with float inputs (weight-only / dynamic forms) the inverse
 // scales go into a new MUL before the FC, which reads its output; the
 // float function is unchanged and the layer's int4 output error drops.
-// With int8 inputs nothing is inserted (the MUL would be one more
-// requantization).
+// Only with insert_muls (--awq-mul); with int8 inputs never (the MUL would
+// be one more requantization).
 TEST(AwqTest, InsertsAMulWhereNoOpCanTakeTheScales) {
   std::mt19937 rng(11);
   std::normal_distribution<float> nd;
@@ -274,7 +274,15 @@ TEST(AwqTest, InsertsAMulWhereNoOpCanTakeTheScales) {
   EXPECT_TRUE(r8->inserted_ops.empty());
   EXPECT_EQ(int8_inputs.model().subgraphs[0].operators.size(), 1u);
 
+  // Float inputs, but no --awq-mul: no MUL either.
   o.float_inputs = true;
+  absl::StatusOr<AwqResult> rf =
+      ScaleActivationAware(int8_inputs.model(), data, ids, o);
+  ASSERT_TRUE(rf.ok()) << rf.status();
+  EXPECT_EQ(rf->pairs, 0);
+  EXPECT_EQ(int8_inputs.model().subgraphs[0].operators.size(), 1u);
+
+  o.insert_muls = true;
   absl::StatusOr<AwqResult> r = ScaleActivationAware(m.model(), data, ids, o);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->pairs, 1);
