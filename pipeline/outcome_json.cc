@@ -98,6 +98,7 @@ OJson RoundingJson(const RoundingChoice& c) {
   return {{"chosen", c.candidates[static_cast<size_t>(c.chosen)].name},
           {"check_samples", c.check_samples},
           {"fit_samples", c.fit_samples},
+          {"refit_samples", c.refit_samples},
           {"candidates", std::move(candidates)}};
 }
 

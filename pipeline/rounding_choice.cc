@@ -1,8 +1,8 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 #include "pipeline/rounding_choice.h"
 
+#include <algorithm>
 #include <limits>
-#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -28,6 +28,7 @@ quantizer::WeightRounding Rounding(bool awq, bool clip, bool gptq,
 
 // `rounding` applied to the float model `work`.
 absl::Status ApplyRounding(const RoundingChoiceInputs& in,
+                           const std::vector<int64_t>& fit,
                            quantizer::WeightRounding rounding, ir::Model& work,
                            const Hooks& silent) {
   if (!rounding.Any()) return absl::OkStatus();
@@ -36,7 +37,7 @@ absl::Status ApplyRounding(const RoundingChoiceInputs& in,
   args.samples = in.max_samples;
   args.seed = in.seed;
   const size_t num_ops = work.subgraphs[0].operators.size();
-  return ApplyRecovery(args, work, in.data, in.fit, in.keep_float,
+  return ApplyRecovery(args, work, in.data, fit, in.keep_float,
                        std::vector<int>(num_ops, 8), in.grids, in.fc_per_tensor,
                        in.threads, in.numerics, silent);
 }
@@ -78,33 +79,44 @@ absl::StatusOr<RoundingChoice> ChooseWeightRounding(
       {"awq-mul+weight-clip", Rounding(true, true, false, true)},
       {"awq-mul+gptq", Rounding(true, false, true, true)},
   };
-  std::optional<ir::Model> best;
   double best_db = -std::numeric_limits<double>::infinity();
   for (size_t k = 0; k < choice.candidates.size(); ++k) {
     RoundingCandidate& c = choice.candidates[k];
     // Each from the float model: AWQ may insert MULs, which moves the op
     // indices the later methods take, so its result is not shared.
     ir::Model m = *in.float_model;
-    RETURN_IF_ERROR(ApplyRounding(in, c.rounding, m, silent));
+    RETURN_IF_ERROR(ApplyRounding(in, in.fit, c.rounding, m, silent));
     ASSIGN_OR_RETURN(c.worst_sqnr_db, Score(in, m, hooks));
     // Strictly better only: a tie keeps the simpler candidate, and NaN
     // compares false.
-    if (!best.has_value() || c.worst_sqnr_db > best_db) {
+    if (k == 0 || c.worst_sqnr_db > best_db) {
       best_db = c.worst_sqnr_db;
-      best = std::move(m);
       choice.chosen = static_cast<int>(k);
     }
   }
-  work = *std::move(best);
+  // The method chosen, fitted again on every sample: the check samples
+  // served the choice and now serve the fit (as a model selected on a
+  // validation split is retrained on all of it). The written model is the
+  // chosen flag's own result on the same --data.
+  std::vector<int64_t> all = in.fit;
+  all.insert(all.end(), in.check.begin(), in.check.end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  choice.refit_samples = static_cast<int64_t>(all.size());
+  work = *in.float_model;
+  RETURN_IF_ERROR(ApplyRounding(
+      in, all, choice.candidates[static_cast<size_t>(choice.chosen)].rounding,
+      work, silent));
   std::string scores;
   for (const RoundingCandidate& c : choice.candidates) {
     absl::StrAppend(&scores, scores.empty() ? "" : ", ", c.name, " ",
                     absl::StrFormat("%.2f", c.worst_sqnr_db));
   }
   hooks.Note(absl::StrFormat(
-      "optimize accuracy: weight rounding %s (worst output SQNR on %lld check "
-      "samples, fitted on %lld: %s dB)",
+      "optimize accuracy: weight rounding %s, refitted on all %lld samples "
+      "(worst output SQNR on %lld check samples, fitted on %lld: %s dB)",
       choice.candidates[static_cast<size_t>(choice.chosen)].name,
+      static_cast<long long>(choice.refit_samples),
       static_cast<long long>(choice.check_samples),
       static_cast<long long>(choice.fit_samples), scores));
   return choice;

@@ -9,7 +9,8 @@
 // model, the copy is quantized in the job's form, and the candidates are
 // ranked by the worst output SQNR against the float model on the check
 // samples, which no candidate fitted on. Ties keep the earlier, simpler
-// candidate.
+// candidate. The winner is then fitted again on every sample for the model
+// written: the same bytes as its flags alone on the same --data.
 #ifndef QFORGE_PIPELINE_ROUNDING_CHOICE_H_
 #define QFORGE_PIPELINE_ROUNDING_CHOICE_H_
 
@@ -39,6 +40,7 @@ struct RoundingChoice {
   int chosen = 0;                             // index into candidates
   int64_t check_samples = 0;
   int64_t fit_samples = 0;
+  int64_t refit_samples = 0;  // the chosen method's fit for the output
 };
 
 // What RecoverWeightForms knows of the job (pipeline/quantize.cc).
@@ -57,7 +59,7 @@ struct RoundingChoiceInputs {
 };
 
 // Tries the candidates; `work` becomes the float model with the chosen
-// rounding applied (quantizing it gives the form scored best).
+// rounding applied, fitted on fit and check samples together.
 absl::StatusOr<RoundingChoice> ChooseWeightRounding(
     const RoundingChoiceInputs& in, ir::Model& work, const Hooks& hooks);
 

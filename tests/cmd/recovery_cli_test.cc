@@ -5,6 +5,8 @@
 // thread counts, and the layer error AdaRound reports going down.
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/test_paths.h"
@@ -173,11 +175,11 @@ TEST(RecoveryCliTest, WeightFormsTakeTheRoundingMethods) {
 }
 
 // --optimize accuracy on the weight-only and dynamic forms scores every
-// rounding candidate on the check samples (every 4th: digits 3 and 7) and
-// writes the best: `qforge report` of the written model on exactly those
-// two digits measures the score the choice recorded for it. The choice is
-// the first candidate with the highest score, the same bytes come out on
-// 1 and 2 threads, and the single methods do not go with it.
+// rounding candidate on the check samples (every 4th: digits 3 and 7),
+// chooses the first with the highest score, and writes that method fitted
+// again on all ten digits: the same bytes as the method's own flags. The
+// same bytes come out on 1 and 2 threads, and the single methods do not go
+// with it.
 TEST(RecoveryCliTest, OptimizeAccuracyChoosesTheWeightRounding) {
   const std::string dir = testing::MakeTempDir();
   for (const char* threads : {"1", "2"}) {
@@ -191,14 +193,15 @@ TEST(RecoveryCliTest, OptimizeAccuracyChoosesTheWeightRounding) {
               std::string::npos)
         << r.err;
   }
-  EXPECT_EQ(testing::ReadText(dir + "/m1.tflite"),
-            testing::ReadText(dir + "/m2.tflite"));
+  const std::string written = testing::ReadText(dir + "/m1.tflite");
+  EXPECT_EQ(written, testing::ReadText(dir + "/m2.tflite"));
   const nlohmann::json out =
       nlohmann::json::parse(testing::ReadText(dir + "/m1.json"));
   const nlohmann::json& choice = out["weight_rounding"];
   ASSERT_TRUE(choice.is_object()) << out.dump(2);
   EXPECT_EQ(choice["check_samples"], 2);
   EXPECT_EQ(choice["fit_samples"], 8);
+  EXPECT_EQ(choice["refit_samples"], 10);
   ASSERT_EQ(choice["candidates"].size(), 10u);
   // On this model no candidate is exact (null): every score is finite.
   double best = -1e300;
@@ -214,16 +217,18 @@ TEST(RecoveryCliTest, OptimizeAccuracyChoosesTheWeightRounding) {
   EXPECT_EQ(choice["chosen"], first_best);
   EXPECT_GE(best, choice["candidates"][0]["worst_output_sqnr_db"]);
 
-  const testing::CommandResult rep = RunCommand(
-      QforgeBinary() + " report " + TestDataDir() +
-      "/models/conv_fc_mnist.tflite " + dir + "/m1.tflite --data '" +
-      TestDataDir() + "/mnist/sample[37].png' --scale 0.003921569 -o " + dir +
-      "/check.json");
-  ASSERT_EQ(rep.exit_code, 0) << rep.err;
-  const nlohmann::json report =
-      nlohmann::json::parse(testing::ReadText(dir + "/check.json"));
-  EXPECT_EQ(report["samples"], 2);
-  EXPECT_NEAR(report["min_output_sqnr_db"].get<double>(), best, 1e-6);
+  // The candidate's name as flags: "awq-mul+gptq" -> "--awq-mul --gptq".
+  std::string flags;
+  for (const absl::string_view part : absl::StrSplit(first_best, '+')) {
+    if (part == "nearest") continue;
+    absl::StrAppend(&flags, " --", part, part == "weight-clip" ? " mse" : "");
+  }
+  ASSERT_EQ(RunCommand(Quantize("--scheme weight-only --weight-bits 4" + flags +
+                                " -q -o " + dir + "/alone.tflite"))
+                .exit_code,
+            0)
+      << flags;
+  EXPECT_EQ(written, testing::ReadText(dir + "/alone.tflite")) << flags;
 
   for (const char* alone :
        {"--gptq", "--awq", "--awq-mul", "--weight-clip mse"}) {
