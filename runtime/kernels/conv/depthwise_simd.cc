@@ -2,6 +2,7 @@
 //
 // The vector DEPTHWISE_CONV_2D of gemm_simd.h.
 #include <algorithm>
+#include <cstring>
 
 #include "runtime/kernels/common/simd_target.h"
 #include "runtime/kernels/common/window.h"
@@ -187,6 +188,37 @@ QF_TARGET_AVX512 inline void BorderPixel(const int32_t* wb, int64_t cpad,
   _mm512_store_si512(acc_out, acc);
 }
 
+// kPixels pixels near the border, each tap read through a table of
+// input pointers (tab[p * taps + t]; a padded tap points at a row of zero
+// point bytes): four independent accumulator chains, like InteriorBlock.
+template <bool kSigned>
+QF_TARGET_AVX512 inline void TableBlock(const int32_t* wb, int64_t cpad,
+                                        int64_t taps, const uint8_t* const* tab,
+                                        int64_t cb, __mmask16 k,
+                                        int32_t* const* acc_out) {
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+  const uint8_t* const* t0 = tab;
+  const uint8_t* const* t1 = tab + taps;
+  const uint8_t* const* t2 = tab + 2 * taps;
+  const uint8_t* const* t3 = tab + 3 * taps;
+  for (int64_t t = 0; t < taps; ++t) {
+    const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
+    a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, t0[t] + cb), wv);
+    a1 = _mm512_dpwssd_epi32(a1, LoadBytes16<kSigned>(k, t1[t] + cb), wv);
+    a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, t2[t] + cb), wv);
+    a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, t3[t] + cb), wv);
+  }
+  _mm512_store_si512(acc_out[0], a0);
+  _mm512_store_si512(acc_out[1], a1);
+  _mm512_store_si512(acc_out[2], a2);
+  _mm512_store_si512(acc_out[3], a3);
+}
+
+// Limits of Row512Bytes' tables on the stack; larger layers take
+// BorderPixel.
+constexpr int64_t kTableTaps = 25;
+constexpr int64_t kZeroRowBytes = 1024;
+
 template <bool kSigned>
 QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
                                   const DepthwiseGeometry& g, const uint8_t* x,
@@ -201,8 +233,78 @@ QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
   for (int64_t t = 0; t < w.taps; ++t) off[t] = in.offset[t] * C;
   const int64_t iy0 = oy * g.stride_h - g.pad_top;
   const __m512i zp = _mm512_set1_epi32(zero_point);
+  const bool tables = w.taps <= kTableTaps && C <= kZeroRowBytes;
+  alignas(64) uint8_t zero_row[kZeroRowBytes];
+  if (tables) {
+    std::memset(zero_row, static_cast<uint8_t>(zero_point),
+                static_cast<size_t>(C));
+  }
+  const uint8_t* tab[(kRowChunk + kPixels) * kTableTaps];
+  int64_t border[kRowChunk];
+  alignas(64) int32_t spill[16];
   for (int64_t x0 = 0; x0 < g.out_w; x0 += kRowChunk) {
     const int64_t x1 = std::min(g.out_w, x0 + kRowChunk);
+    if (tables) {
+      // The border pixels of the chunk and their taps' input pixels, then
+      // per channel block the interior in fours and the border in fours.
+      int64_t nb = 0;
+      for (int64_t ox = x0; ox < x1;) {
+        if (in.row && ox >= in.lo && ox + kPixels <= in.hi &&
+            ox + kPixels <= x1) {
+          ox += kPixels;
+          continue;
+        }
+        const uint8_t** tp = tab + nb * w.taps;
+        const int64_t ix0 = ox * g.stride_w - g.pad_left;
+        for (int64_t ky = 0; ky < g.k_h; ++ky) {
+          const int64_t iy = iy0 + ky * g.dil_h;
+          const bool row_in = iy >= 0 && iy < g.in_h;
+          for (int64_t kx = 0; kx < g.k_w; ++kx) {
+            const int64_t ix = ix0 + kx * g.dil_w;
+            *tp++ = row_in && ix >= 0 && ix < g.in_w
+                        ? x + (iy * g.in_w + ix) * C
+                        : zero_row;
+          }
+        }
+        border[nb++] = ox++;
+      }
+      // A last group of fewer than four repeats its last pixel.
+      for (int64_t j = nb; j % kPixels != 0; ++j) {
+        std::copy_n(tab + (nb - 1) * w.taps, w.taps, tab + j * w.taps);
+      }
+      for (int64_t cb = 0; cb < C; cb += 16) {
+        const int64_t count = std::min<int64_t>(16, C - cb);
+        const __mmask16 k =
+            count >= 16
+                ? static_cast<__mmask16>(0xFFFF)
+                : static_cast<__mmask16>((1u << static_cast<int>(count)) - 1);
+        const int32_t* wb = w.data.data() + cb;
+        const uint8_t* xc = x + cb;
+        if (in.row) {
+          for (int64_t ox = std::max(x0, in.lo);
+               ox + kPixels <= in.hi && ox + kPixels <= x1; ox += kPixels) {
+            const uint8_t* base[kPixels];
+            for (int p = 0; p < kPixels; ++p) {
+              base[p] =
+                  xc + (iy0 * g.in_w + (ox + p) * g.stride_w - g.pad_left) * C;
+            }
+            InteriorBlock<kSigned>(wb, cpad, w.taps, off, base, k,
+                                   buf[ox - x0]);
+          }
+        }
+        for (int64_t j = 0; j < nb; j += kPixels) {
+          int32_t* dst[kPixels];
+          for (int p = 0; p < kPixels; ++p) {
+            dst[p] = j + p < nb ? buf[border[j + p] - x0] : spill;
+          }
+          TableBlock<kSigned>(wb, cpad, w.taps, tab + j * w.taps, cb, k, dst);
+        }
+        os.RunRows(buf[0], 16, static_cast<int>(x1 - x0), cb, count,
+                   static_cast<uint8_t*>(out) + (x0 * C + cb) * es,
+                   C * static_cast<int64_t>(es));
+      }
+      continue;
+    }
     for (int64_t cb = 0; cb < C; cb += 16) {
       const int64_t count = std::min<int64_t>(16, C - cb);
       const __mmask16 k =
