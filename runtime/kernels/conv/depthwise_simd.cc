@@ -149,8 +149,25 @@ QF_TARGET_AVX512 inline void InteriorBlock(const int32_t* wb, int64_t cpad,
                                            int64_t taps, const int64_t* off,
                                            const uint8_t* const* base,
                                            __mmask16 k, int32_t* acc_out) {
+  // Even and odd taps in separate accumulators: eight independent chains
+  // hide vpdpwssd's latency.
   __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
-  for (int64_t t = 0; t < taps; ++t) {
+  __m512i b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+  int64_t t = 0;
+  for (; t + 2 <= taps; t += 2) {
+    const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
+    const __m512i wu = _mm512_loadu_si512(wb + (t + 1) * cpad);
+    const int64_t o = off[t], u = off[t + 1];
+    a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, base[0] + o), wv);
+    a1 = _mm512_dpwssd_epi32(a1, LoadBytes16<kSigned>(k, base[1] + o), wv);
+    a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, base[2] + o), wv);
+    a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, base[3] + o), wv);
+    b0 = _mm512_dpwssd_epi32(b0, LoadBytes16<kSigned>(k, base[0] + u), wu);
+    b1 = _mm512_dpwssd_epi32(b1, LoadBytes16<kSigned>(k, base[1] + u), wu);
+    b2 = _mm512_dpwssd_epi32(b2, LoadBytes16<kSigned>(k, base[2] + u), wu);
+    b3 = _mm512_dpwssd_epi32(b3, LoadBytes16<kSigned>(k, base[3] + u), wu);
+  }
+  if (t < taps) {
     const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
     const int64_t o = off[t];
     a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, base[0] + o), wv);
@@ -158,10 +175,11 @@ QF_TARGET_AVX512 inline void InteriorBlock(const int32_t* wb, int64_t cpad,
     a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, base[2] + o), wv);
     a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, base[3] + o), wv);
   }
-  _mm512_store_si512(acc_out, a0);
-  _mm512_store_si512(acc_out + 16, a1);
-  _mm512_store_si512(acc_out + 32, a2);
-  _mm512_store_si512(acc_out + 48, a3);
+  // Integer sums: exact in any order (int32 wrap-around).
+  _mm512_store_si512(acc_out, _mm512_add_epi32(a0, b0));
+  _mm512_store_si512(acc_out + 16, _mm512_add_epi32(a1, b1));
+  _mm512_store_si512(acc_out + 32, _mm512_add_epi32(a2, b2));
+  _mm512_store_si512(acc_out + 48, _mm512_add_epi32(a3, b3));
 }
 
 // One pixel near the border: padded taps read the zero point.
@@ -201,17 +219,31 @@ QF_TARGET_AVX512 inline void TableBlock(const int32_t* wb, int64_t cpad,
   const uint8_t* const* t1 = tab + taps;
   const uint8_t* const* t2 = tab + 2 * taps;
   const uint8_t* const* t3 = tab + 3 * taps;
-  for (int64_t t = 0; t < taps; ++t) {
+  __m512i b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+  int64_t t = 0;
+  for (; t + 2 <= taps; t += 2) {
+    const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
+    const __m512i wu = _mm512_loadu_si512(wb + (t + 1) * cpad);
+    a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, t0[t] + cb), wv);
+    a1 = _mm512_dpwssd_epi32(a1, LoadBytes16<kSigned>(k, t1[t] + cb), wv);
+    a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, t2[t] + cb), wv);
+    a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, t3[t] + cb), wv);
+    b0 = _mm512_dpwssd_epi32(b0, LoadBytes16<kSigned>(k, t0[t + 1] + cb), wu);
+    b1 = _mm512_dpwssd_epi32(b1, LoadBytes16<kSigned>(k, t1[t + 1] + cb), wu);
+    b2 = _mm512_dpwssd_epi32(b2, LoadBytes16<kSigned>(k, t2[t + 1] + cb), wu);
+    b3 = _mm512_dpwssd_epi32(b3, LoadBytes16<kSigned>(k, t3[t + 1] + cb), wu);
+  }
+  if (t < taps) {
     const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
     a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, t0[t] + cb), wv);
     a1 = _mm512_dpwssd_epi32(a1, LoadBytes16<kSigned>(k, t1[t] + cb), wv);
     a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, t2[t] + cb), wv);
     a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, t3[t] + cb), wv);
   }
-  _mm512_store_si512(acc_out[0], a0);
-  _mm512_store_si512(acc_out[1], a1);
-  _mm512_store_si512(acc_out[2], a2);
-  _mm512_store_si512(acc_out[3], a3);
+  _mm512_store_si512(acc_out[0], _mm512_add_epi32(a0, b0));
+  _mm512_store_si512(acc_out[1], _mm512_add_epi32(a1, b1));
+  _mm512_store_si512(acc_out[2], _mm512_add_epi32(a2, b2));
+  _mm512_store_si512(acc_out[3], _mm512_add_epi32(a3, b3));
 }
 
 // Limits of Row512Bytes' tables on the stack; larger layers take
