@@ -168,6 +168,24 @@ void OutputStage::AddToBias(const int32_t* extra) {
   }
 }
 
+void OutputStage::MirrorEightChannels() {
+  auto mirror = [](auto& v, size_t n) {
+    if (v.size() >= 2 * n) std::copy_n(v.begin(), n, v.begin() + n);
+  };
+  for (auto* v : {&bias32_, &m32_, &ls32_, &rs32_, &mask32_, &half32_,
+                  &m_odd32_, &hi_rnd32_, &hi_shift32_, &multiplier_}) {
+    mirror(*v, 8);
+  }
+  for (auto* v : {&bias64_, &m64_, &ts64_, &rnd64_}) mirror(*v, 8);
+  for (auto* v :
+       {&ts_even_, &ts_odd_, &rnd_even_, &rnd_odd_, &sign_even_, &sign_odd_}) {
+    mirror(*v, 4);
+  }
+  mirror(shift_, 8);
+  mirror(scale_f_, 8);
+  mirror(scale_d_, 8);
+}
+
 int32_t OutputStage::ScalarOne(int32_t acc, int64_t c) const {
   const size_t k = static_cast<size_t>(c);
   const int32_t zp = p_.zero_point, lo = p_.act_min, hi = p_.act_max;

@@ -251,11 +251,118 @@ QF_TARGET_AVX512 inline void TableBlock(const int32_t* wb, int64_t cpad,
 constexpr int64_t kTableTaps = 25;
 constexpr int64_t kZeroRowBytes = 1024;
 
+// An 8-channel layer with x stride and dilation 1 (DepthwiseWeights::
+// pairs8): output pixels ox and ox + 1 share a 16-lane vector, whose 16
+// input bytes per tap are adjacent in memory for interior pairs; a pair
+// near the border reads its two 8-byte halves from a copy (zero point
+// bytes for padded taps). The weights and the output stage's constants
+// are repeated in lanes 8-15.
+template <bool kSigned>
+QF_TARGET_AVX512 void RowPairs8(const DepthwiseWeights& w,
+                                const DepthwiseGeometry& g, const uint8_t* x,
+                                int32_t zero_point, int64_t oy,
+                                const OutputStage& os, void* out) {
+  constexpr int64_t C = 8;
+  constexpr int64_t kPairs = kRowChunk / 2;
+  const int64_t taps = w.taps;
+  const size_t es = os.out_bytes();
+  Interior in;
+  FindInterior(g, oy, &in);
+  int64_t off[64];
+  for (int64_t t = 0; t < taps; ++t) off[t] = in.offset[t] * C;
+  const int64_t iy0 = oy * g.stride_h - g.pad_top;
+  alignas(64) int32_t wdup[kTableTaps * 16];
+  for (int64_t t = 0; t < taps; ++t) {
+    std::copy_n(w.data.data() + t * w.cpad, C, wdup + t * 16);
+    std::copy_n(w.data.data() + t * w.cpad, C, wdup + t * 16 + C);
+  }
+  uint8_t zero_row[C];
+  std::memset(zero_row, static_cast<uint8_t>(zero_point), C);
+  alignas(64) int32_t buf[kPairs][16];
+  alignas(64) int32_t spill[16];
+  alignas(16) uint8_t halves[(kPairs + kPixels) * kTableTaps][16];
+  const uint8_t* tab[(kPairs + kPixels) * kTableTaps];
+  int64_t border[kPairs];
+  // Input pixel of output pixel ox's tap (ky, kx), nullptr when padded.
+  auto pixel = [&](int64_t ox, int64_t ky, int64_t kx) -> const uint8_t* {
+    const int64_t iy = iy0 + ky * g.dil_h;
+    const int64_t ix = ox - g.pad_left + kx;
+    return iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w
+               ? x + (iy * g.in_w + ix) * C
+               : nullptr;
+  };
+  for (int64_t x0 = 0; x0 < g.out_w; x0 += kRowChunk) {
+    const int64_t x1 = std::min(g.out_w, x0 + kRowChunk);
+    const int64_t pairs = (x1 - x0 + 1) / 2;
+    // Interior groups of four pairs at [first, last), the rest border.
+    int64_t first = pairs, last = pairs, nb = 0;
+    for (int64_t j = 0; j < pairs;) {
+      const int64_t ox = x0 + 2 * j;
+      if (in.row && ox >= in.lo && ox + 2 * kPixels <= in.hi &&
+          ox + 2 * kPixels <= x1) {
+        if (first == pairs) first = j;
+        j += kPixels;
+        last = j;
+        continue;
+      }
+      const uint8_t** tp = tab + nb * taps;
+      for (int64_t ky = 0; ky < g.k_h; ++ky) {
+        for (int64_t kx = 0; kx < g.k_w; ++kx) {
+          const uint8_t* a = pixel(ox, ky, kx);
+          const uint8_t* b = ox + 1 < x1 ? pixel(ox + 1, ky, kx) : nullptr;
+          if (a != nullptr && b == a + C) {
+            *tp++ = a;
+          } else {
+            uint8_t* h = halves[tp - tab];
+            std::memcpy(h, a != nullptr ? a : zero_row, C);
+            std::memcpy(h + C, b != nullptr ? b : zero_row, C);
+            *tp++ = h;
+          }
+        }
+      }
+      border[nb++] = j++;
+    }
+    for (int64_t j = nb; j % kPixels != 0; ++j) {
+      std::copy_n(tab + (nb - 1) * taps, taps, tab + j * taps);
+    }
+    for (int64_t j = first; j < last; j += kPixels) {
+      const uint8_t* base[kPixels];
+      for (int p = 0; p < kPixels; ++p) {
+        base[p] = x + (iy0 * g.in_w + x0 + 2 * (j + p) - g.pad_left) * C;
+      }
+      InteriorBlock<kSigned>(wdup, 16, taps, off, base,
+                             static_cast<__mmask16>(0xFFFF), buf[j]);
+    }
+    for (int64_t j = 0; j < nb; j += kPixels) {
+      int32_t* dst[kPixels];
+      for (int p = 0; p < kPixels; ++p) {
+        dst[p] = j + p < nb ? buf[border[j + p]] : spill;
+      }
+      TableBlock<kSigned>(wdup, 16, taps, tab + j * taps, 0,
+                          static_cast<__mmask16>(0xFFFF), dst);
+    }
+    uint8_t* o = static_cast<uint8_t*>(out) + x0 * C * es;
+    const int64_t full = (x1 - x0) / 2;
+    if (full > 0) {
+      os.RunRows(buf[0], 16, static_cast<int>(full), 0, 16, o,
+                 2 * C * static_cast<int64_t>(es));
+    }
+    if (full < pairs) {
+      os.RunRows(buf[full], 16, 1, 0, C, o + full * 2 * C * es,
+                 2 * C * static_cast<int64_t>(es));
+    }
+  }
+}
+
 template <bool kSigned>
 QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
                                   const DepthwiseGeometry& g, const uint8_t* x,
                                   int32_t zero_point, int64_t oy,
                                   const OutputStage& os, void* out) {
+  if (w.pairs8) {
+    RowPairs8<kSigned>(w, g, x, zero_point, oy, os, out);
+    return;
+  }
   const int64_t C = w.channels, cpad = w.cpad;
   const size_t es = os.out_bytes();
   alignas(64) int32_t buf[kRowChunk][16];
@@ -426,6 +533,16 @@ void DepthwiseRow(const DepthwiseWeights& w, const DepthwiseGeometry& g,
   } else {
     Row256(w, g, x, oy, os, out);
   }
+}
+
+void EnableDepthwisePairs(const DepthwiseGeometry& g, DepthwiseWeights* w,
+                          OutputStage* os) {
+  if (w->isa != Isa::kAvx512Vnni || w->channels != 8 || g.stride_w != 1 ||
+      g.dil_w != 1 || w->taps > kTableTaps || g.k_h * g.k_w != w->taps) {
+    return;
+  }
+  os->MirrorEightChannels();
+  w->pairs8 = true;
 }
 
 std::vector<int32_t> DepthwiseInputCorrection(const DepthwiseWeights& w,
