@@ -168,6 +168,24 @@ void OutputStage::AddToBias(const int32_t* extra) {
   }
 }
 
+void OutputStage::MirrorEightChannels() {
+  auto mirror = [](auto& v, size_t n) {
+    if (v.size() >= 2 * n) std::copy_n(v.begin(), n, v.begin() + n);
+  };
+  for (auto* v : {&bias32_, &m32_, &ls32_, &rs32_, &mask32_, &half32_,
+                  &m_odd32_, &hi_rnd32_, &hi_shift32_, &multiplier_}) {
+    mirror(*v, 8);
+  }
+  for (auto* v : {&bias64_, &m64_, &ts64_, &rnd64_}) mirror(*v, 8);
+  for (auto* v :
+       {&ts_even_, &ts_odd_, &rnd_even_, &rnd_odd_, &sign_even_, &sign_odd_}) {
+    mirror(*v, 4);
+  }
+  mirror(shift_, 8);
+  mirror(scale_f_, 8);
+  mirror(scale_d_, 8);
+}
+
 int32_t OutputStage::ScalarOne(int32_t acc, int64_t c) const {
   const size_t k = static_cast<size_t>(c);
   const int32_t zp = p_.zero_point, lo = p_.act_min, hi = p_.act_max;
@@ -439,6 +457,17 @@ namespace {
 // Clamps y to [lo, hi] and stores the lanes of mask k as the output type.
 // `saturate`: [lo, hi] is the whole range of a signed output type, which
 // the saturating narrowing clamps to by itself.
+// The narrowing goes to a register, then a plain store when all 16 lanes
+// are stored: the narrowing store to memory (vpmov*db m128{k}) costs
+// several more uops.
+QF_TARGET_AVX512 inline void StoreNarrow8(__m128i v, __mmask16 k, void* out) {
+  if (k == 0xFFFF) {
+    _mm_storeu_si128(static_cast<__m128i*>(out), v);
+  } else {
+    _mm_mask_storeu_epi8(out, k, v);
+  }
+}
+
 QF_TARGET_AVX512 inline void Store16(__m512i y, __m512i lo, __m512i hi,
                                      ir::DataType type, __mmask16 k, void* out,
                                      bool saturate) {
@@ -446,7 +475,7 @@ QF_TARGET_AVX512 inline void Store16(__m512i y, __m512i lo, __m512i hi,
     if (type == ir::DataType::kInt16) {
       _mm256_mask_storeu_epi16(out, k, _mm512_cvtsepi32_epi16(y));
     } else {
-      _mm_mask_storeu_epi8(out, k, _mm512_cvtsepi32_epi8(y));
+      StoreNarrow8(_mm512_cvtsepi32_epi8(y), k, out);
     }
     return;
   }
@@ -456,7 +485,7 @@ QF_TARGET_AVX512 inline void Store16(__m512i y, __m512i lo, __m512i hi,
       _mm256_mask_storeu_epi16(out, k, _mm512_cvtepi32_epi16(y));
       return;
     default:  // int8 and uint8: the clamp put y in range
-      _mm_mask_storeu_epi8(out, k, _mm512_cvtepi32_epi8(y));
+      StoreNarrow8(_mm512_cvtepi32_epi8(y), k, out);
       return;
   }
 }

@@ -57,6 +57,11 @@ class OutputStage {
   // corrections of a kernel's accumulator), with int32 wrap-around.
   void AddToBias(const int32_t* extra);
 
+  // Copies the constants of channels [0, 8) to [8, 16) (an 8-channel stage
+  // only): Run/RunRows with c0 0 and count 16 then treat two 8-channel
+  // pixels per 16 lanes. Call after AddToBias.
+  void MirrorEightChannels();
+
   // Channels [c0, c0 + count) of one output row: acc[i] is channel
   // c0 + i's accumulator, written to out (of the output type) + i. c0 is a
   // multiple of the Isa's lane count.

@@ -89,6 +89,7 @@ std::unique_ptr<FastConvPlan> PrepareFastConv(const OpContext& ctx,
                       &p.os);
   if (p.dw_bytes) {
     p.os.AddToBias(DepthwiseInputCorrection(p.dw, d.input_zp).data());
+    EnableDepthwisePairs(p.geom, &p.dw, &p.os);
   }
   const int64_t in_pixels = d.in_h * d.in_w;
   const int64_t pixels = d.batch * in_pixels;

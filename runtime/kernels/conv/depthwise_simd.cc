@@ -2,6 +2,7 @@
 //
 // The vector DEPTHWISE_CONV_2D of gemm_simd.h.
 #include <algorithm>
+#include <cstring>
 
 #include "runtime/kernels/common/simd_target.h"
 #include "runtime/kernels/common/window.h"
@@ -148,8 +149,25 @@ QF_TARGET_AVX512 inline void InteriorBlock(const int32_t* wb, int64_t cpad,
                                            int64_t taps, const int64_t* off,
                                            const uint8_t* const* base,
                                            __mmask16 k, int32_t* acc_out) {
+  // Even and odd taps in separate accumulators: eight independent chains
+  // hide vpdpwssd's latency.
   __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
-  for (int64_t t = 0; t < taps; ++t) {
+  __m512i b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+  int64_t t = 0;
+  for (; t + 2 <= taps; t += 2) {
+    const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
+    const __m512i wu = _mm512_loadu_si512(wb + (t + 1) * cpad);
+    const int64_t o = off[t], u = off[t + 1];
+    a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, base[0] + o), wv);
+    a1 = _mm512_dpwssd_epi32(a1, LoadBytes16<kSigned>(k, base[1] + o), wv);
+    a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, base[2] + o), wv);
+    a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, base[3] + o), wv);
+    b0 = _mm512_dpwssd_epi32(b0, LoadBytes16<kSigned>(k, base[0] + u), wu);
+    b1 = _mm512_dpwssd_epi32(b1, LoadBytes16<kSigned>(k, base[1] + u), wu);
+    b2 = _mm512_dpwssd_epi32(b2, LoadBytes16<kSigned>(k, base[2] + u), wu);
+    b3 = _mm512_dpwssd_epi32(b3, LoadBytes16<kSigned>(k, base[3] + u), wu);
+  }
+  if (t < taps) {
     const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
     const int64_t o = off[t];
     a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, base[0] + o), wv);
@@ -157,10 +175,11 @@ QF_TARGET_AVX512 inline void InteriorBlock(const int32_t* wb, int64_t cpad,
     a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, base[2] + o), wv);
     a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, base[3] + o), wv);
   }
-  _mm512_store_si512(acc_out, a0);
-  _mm512_store_si512(acc_out + 16, a1);
-  _mm512_store_si512(acc_out + 32, a2);
-  _mm512_store_si512(acc_out + 48, a3);
+  // Integer sums: exact in any order (int32 wrap-around).
+  _mm512_store_si512(acc_out, _mm512_add_epi32(a0, b0));
+  _mm512_store_si512(acc_out + 16, _mm512_add_epi32(a1, b1));
+  _mm512_store_si512(acc_out + 32, _mm512_add_epi32(a2, b2));
+  _mm512_store_si512(acc_out + 48, _mm512_add_epi32(a3, b3));
 }
 
 // One pixel near the border: padded taps read the zero point.
@@ -187,11 +206,163 @@ QF_TARGET_AVX512 inline void BorderPixel(const int32_t* wb, int64_t cpad,
   _mm512_store_si512(acc_out, acc);
 }
 
+// kPixels pixels near the border, each tap read through a table of
+// input pointers (tab[p * taps + t]; a padded tap points at a row of zero
+// point bytes): four independent accumulator chains, like InteriorBlock.
+template <bool kSigned>
+QF_TARGET_AVX512 inline void TableBlock(const int32_t* wb, int64_t cpad,
+                                        int64_t taps, const uint8_t* const* tab,
+                                        int64_t cb, __mmask16 k,
+                                        int32_t* const* acc_out) {
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+  const uint8_t* const* t0 = tab;
+  const uint8_t* const* t1 = tab + taps;
+  const uint8_t* const* t2 = tab + 2 * taps;
+  const uint8_t* const* t3 = tab + 3 * taps;
+  __m512i b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+  int64_t t = 0;
+  for (; t + 2 <= taps; t += 2) {
+    const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
+    const __m512i wu = _mm512_loadu_si512(wb + (t + 1) * cpad);
+    a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, t0[t] + cb), wv);
+    a1 = _mm512_dpwssd_epi32(a1, LoadBytes16<kSigned>(k, t1[t] + cb), wv);
+    a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, t2[t] + cb), wv);
+    a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, t3[t] + cb), wv);
+    b0 = _mm512_dpwssd_epi32(b0, LoadBytes16<kSigned>(k, t0[t + 1] + cb), wu);
+    b1 = _mm512_dpwssd_epi32(b1, LoadBytes16<kSigned>(k, t1[t + 1] + cb), wu);
+    b2 = _mm512_dpwssd_epi32(b2, LoadBytes16<kSigned>(k, t2[t + 1] + cb), wu);
+    b3 = _mm512_dpwssd_epi32(b3, LoadBytes16<kSigned>(k, t3[t + 1] + cb), wu);
+  }
+  if (t < taps) {
+    const __m512i wv = _mm512_loadu_si512(wb + t * cpad);
+    a0 = _mm512_dpwssd_epi32(a0, LoadBytes16<kSigned>(k, t0[t] + cb), wv);
+    a1 = _mm512_dpwssd_epi32(a1, LoadBytes16<kSigned>(k, t1[t] + cb), wv);
+    a2 = _mm512_dpwssd_epi32(a2, LoadBytes16<kSigned>(k, t2[t] + cb), wv);
+    a3 = _mm512_dpwssd_epi32(a3, LoadBytes16<kSigned>(k, t3[t] + cb), wv);
+  }
+  _mm512_store_si512(acc_out[0], _mm512_add_epi32(a0, b0));
+  _mm512_store_si512(acc_out[1], _mm512_add_epi32(a1, b1));
+  _mm512_store_si512(acc_out[2], _mm512_add_epi32(a2, b2));
+  _mm512_store_si512(acc_out[3], _mm512_add_epi32(a3, b3));
+}
+
+// Limits of Row512Bytes' tables on the stack; larger layers take
+// BorderPixel.
+constexpr int64_t kTableTaps = 25;
+constexpr int64_t kZeroRowBytes = 1024;
+
+// An 8-channel layer with x stride and dilation 1 (DepthwiseWeights::
+// pairs8): output pixels ox and ox + 1 share a 16-lane vector, whose 16
+// input bytes per tap are adjacent in memory for interior pairs; a pair
+// near the border reads its two 8-byte halves from a copy (zero point
+// bytes for padded taps). The weights and the output stage's constants
+// are repeated in lanes 8-15.
+template <bool kSigned>
+QF_TARGET_AVX512 void RowPairs8(const DepthwiseWeights& w,
+                                const DepthwiseGeometry& g, const uint8_t* x,
+                                int32_t zero_point, int64_t oy,
+                                const OutputStage& os, void* out) {
+  constexpr int64_t C = 8;
+  constexpr int64_t kPairs = kRowChunk / 2;
+  const int64_t taps = w.taps;
+  const size_t es = os.out_bytes();
+  Interior in;
+  FindInterior(g, oy, &in);
+  int64_t off[64];
+  for (int64_t t = 0; t < taps; ++t) off[t] = in.offset[t] * C;
+  const int64_t iy0 = oy * g.stride_h - g.pad_top;
+  alignas(64) int32_t wdup[kTableTaps * 16];
+  for (int64_t t = 0; t < taps; ++t) {
+    std::copy_n(w.data.data() + t * w.cpad, C, wdup + t * 16);
+    std::copy_n(w.data.data() + t * w.cpad, C, wdup + t * 16 + C);
+  }
+  uint8_t zero_row[C];
+  std::memset(zero_row, static_cast<uint8_t>(zero_point), C);
+  alignas(64) int32_t buf[kPairs][16];
+  alignas(64) int32_t spill[16];
+  alignas(16) uint8_t halves[(kPairs + kPixels) * kTableTaps][16];
+  const uint8_t* tab[(kPairs + kPixels) * kTableTaps];
+  int64_t border[kPairs];
+  // Input pixel of output pixel ox's tap (ky, kx), nullptr when padded.
+  auto pixel = [&](int64_t ox, int64_t ky, int64_t kx) -> const uint8_t* {
+    const int64_t iy = iy0 + ky * g.dil_h;
+    const int64_t ix = ox - g.pad_left + kx;
+    return iy >= 0 && iy < g.in_h && ix >= 0 && ix < g.in_w
+               ? x + (iy * g.in_w + ix) * C
+               : nullptr;
+  };
+  for (int64_t x0 = 0; x0 < g.out_w; x0 += kRowChunk) {
+    const int64_t x1 = std::min(g.out_w, x0 + kRowChunk);
+    const int64_t pairs = (x1 - x0 + 1) / 2;
+    // Interior groups of four pairs at [first, last), the rest border.
+    int64_t first = pairs, last = pairs, nb = 0;
+    for (int64_t j = 0; j < pairs;) {
+      const int64_t ox = x0 + 2 * j;
+      if (in.row && ox >= in.lo && ox + 2 * kPixels <= in.hi &&
+          ox + 2 * kPixels <= x1) {
+        if (first == pairs) first = j;
+        j += kPixels;
+        last = j;
+        continue;
+      }
+      const uint8_t** tp = tab + nb * taps;
+      for (int64_t ky = 0; ky < g.k_h; ++ky) {
+        for (int64_t kx = 0; kx < g.k_w; ++kx) {
+          const uint8_t* a = pixel(ox, ky, kx);
+          const uint8_t* b = ox + 1 < x1 ? pixel(ox + 1, ky, kx) : nullptr;
+          if (a != nullptr && b == a + C) {
+            *tp++ = a;
+          } else {
+            uint8_t* h = halves[tp - tab];
+            std::memcpy(h, a != nullptr ? a : zero_row, C);
+            std::memcpy(h + C, b != nullptr ? b : zero_row, C);
+            *tp++ = h;
+          }
+        }
+      }
+      border[nb++] = j++;
+    }
+    for (int64_t j = nb; j % kPixels != 0; ++j) {
+      std::copy_n(tab + (nb - 1) * taps, taps, tab + j * taps);
+    }
+    for (int64_t j = first; j < last; j += kPixels) {
+      const uint8_t* base[kPixels];
+      for (int p = 0; p < kPixels; ++p) {
+        base[p] = x + (iy0 * g.in_w + x0 + 2 * (j + p) - g.pad_left) * C;
+      }
+      InteriorBlock<kSigned>(wdup, 16, taps, off, base,
+                             static_cast<__mmask16>(0xFFFF), buf[j]);
+    }
+    for (int64_t j = 0; j < nb; j += kPixels) {
+      int32_t* dst[kPixels];
+      for (int p = 0; p < kPixels; ++p) {
+        dst[p] = j + p < nb ? buf[border[j + p]] : spill;
+      }
+      TableBlock<kSigned>(wdup, 16, taps, tab + j * taps, 0,
+                          static_cast<__mmask16>(0xFFFF), dst);
+    }
+    uint8_t* o = static_cast<uint8_t*>(out) + x0 * C * es;
+    const int64_t full = (x1 - x0) / 2;
+    if (full > 0) {
+      os.RunRows(buf[0], 16, static_cast<int>(full), 0, 16, o,
+                 2 * C * static_cast<int64_t>(es));
+    }
+    if (full < pairs) {
+      os.RunRows(buf[full], 16, 1, 0, C, o + full * 2 * C * es,
+                 2 * C * static_cast<int64_t>(es));
+    }
+  }
+}
+
 template <bool kSigned>
 QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
                                   const DepthwiseGeometry& g, const uint8_t* x,
                                   int32_t zero_point, int64_t oy,
                                   const OutputStage& os, void* out) {
+  if (w.pairs8) {
+    RowPairs8<kSigned>(w, g, x, zero_point, oy, os, out);
+    return;
+  }
   const int64_t C = w.channels, cpad = w.cpad;
   const size_t es = os.out_bytes();
   alignas(64) int32_t buf[kRowChunk][16];
@@ -201,8 +372,78 @@ QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
   for (int64_t t = 0; t < w.taps; ++t) off[t] = in.offset[t] * C;
   const int64_t iy0 = oy * g.stride_h - g.pad_top;
   const __m512i zp = _mm512_set1_epi32(zero_point);
+  const bool tables = w.taps <= kTableTaps && C <= kZeroRowBytes;
+  alignas(64) uint8_t zero_row[kZeroRowBytes];
+  if (tables) {
+    std::memset(zero_row, static_cast<uint8_t>(zero_point),
+                static_cast<size_t>(C));
+  }
+  const uint8_t* tab[(kRowChunk + kPixels) * kTableTaps];
+  int64_t border[kRowChunk];
+  alignas(64) int32_t spill[16];
   for (int64_t x0 = 0; x0 < g.out_w; x0 += kRowChunk) {
     const int64_t x1 = std::min(g.out_w, x0 + kRowChunk);
+    if (tables) {
+      // The border pixels of the chunk and their taps' input pixels, then
+      // per channel block the interior in fours and the border in fours.
+      int64_t nb = 0;
+      for (int64_t ox = x0; ox < x1;) {
+        if (in.row && ox >= in.lo && ox + kPixels <= in.hi &&
+            ox + kPixels <= x1) {
+          ox += kPixels;
+          continue;
+        }
+        const uint8_t** tp = tab + nb * w.taps;
+        const int64_t ix0 = ox * g.stride_w - g.pad_left;
+        for (int64_t ky = 0; ky < g.k_h; ++ky) {
+          const int64_t iy = iy0 + ky * g.dil_h;
+          const bool row_in = iy >= 0 && iy < g.in_h;
+          for (int64_t kx = 0; kx < g.k_w; ++kx) {
+            const int64_t ix = ix0 + kx * g.dil_w;
+            *tp++ = row_in && ix >= 0 && ix < g.in_w
+                        ? x + (iy * g.in_w + ix) * C
+                        : zero_row;
+          }
+        }
+        border[nb++] = ox++;
+      }
+      // A last group of fewer than four repeats its last pixel.
+      for (int64_t j = nb; j % kPixels != 0; ++j) {
+        std::copy_n(tab + (nb - 1) * w.taps, w.taps, tab + j * w.taps);
+      }
+      for (int64_t cb = 0; cb < C; cb += 16) {
+        const int64_t count = std::min<int64_t>(16, C - cb);
+        const __mmask16 k =
+            count >= 16
+                ? static_cast<__mmask16>(0xFFFF)
+                : static_cast<__mmask16>((1u << static_cast<int>(count)) - 1);
+        const int32_t* wb = w.data.data() + cb;
+        const uint8_t* xc = x + cb;
+        if (in.row) {
+          for (int64_t ox = std::max(x0, in.lo);
+               ox + kPixels <= in.hi && ox + kPixels <= x1; ox += kPixels) {
+            const uint8_t* base[kPixels];
+            for (int p = 0; p < kPixels; ++p) {
+              base[p] =
+                  xc + (iy0 * g.in_w + (ox + p) * g.stride_w - g.pad_left) * C;
+            }
+            InteriorBlock<kSigned>(wb, cpad, w.taps, off, base, k,
+                                   buf[ox - x0]);
+          }
+        }
+        for (int64_t j = 0; j < nb; j += kPixels) {
+          int32_t* dst[kPixels];
+          for (int p = 0; p < kPixels; ++p) {
+            dst[p] = j + p < nb ? buf[border[j + p] - x0] : spill;
+          }
+          TableBlock<kSigned>(wb, cpad, w.taps, tab + j * w.taps, cb, k, dst);
+        }
+        os.RunRows(buf[0], 16, static_cast<int>(x1 - x0), cb, count,
+                   static_cast<uint8_t*>(out) + (x0 * C + cb) * es,
+                   C * static_cast<int64_t>(es));
+      }
+      continue;
+    }
     for (int64_t cb = 0; cb < C; cb += 16) {
       const int64_t count = std::min<int64_t>(16, C - cb);
       const __mmask16 k =
@@ -292,6 +533,16 @@ void DepthwiseRow(const DepthwiseWeights& w, const DepthwiseGeometry& g,
   } else {
     Row256(w, g, x, oy, os, out);
   }
+}
+
+void EnableDepthwisePairs(const DepthwiseGeometry& g, DepthwiseWeights* w,
+                          OutputStage* os) {
+  if (w->isa != Isa::kAvx512Vnni || w->channels != 8 || g.stride_w != 1 ||
+      g.dil_w != 1 || w->taps > kTableTaps || g.k_h * g.k_w != w->taps) {
+    return;
+  }
+  os->MirrorEightChannels();
+  w->pairs8 = true;
 }
 
 std::vector<int32_t> DepthwiseInputCorrection(const DepthwiseWeights& w,

@@ -127,6 +127,9 @@ struct DepthwiseWeights {
   Isa isa = Isa::kScalar;
   int64_t channels = 0, cpad = 0, taps = 0;
   std::vector<int32_t> data;  // [tap][cpad]: w - zero point in the low half
+  // 8 channels, stride and dilation 1 in x: DepthwiseRowBytes runs two
+  // output pixels per 16-lane vector (EnableDepthwisePairs).
+  bool pairs8 = false;
 };
 
 // Channels padded to a multiple of the widest vector.
@@ -160,6 +163,13 @@ void DepthwiseRowBytes(const DepthwiseWeights& w, const DepthwiseGeometry& g,
 // Per channel: -zero_point * sum over taps of (w - weight zero point), the
 // bias term DepthwiseRowBytes's accumulators need (|value| < 2^31: at most
 // 64 taps of |w| <= 255 times |zero_point| <= 255).
+// For an 8-channel 8-bit layer with x stride and dilation 1 (and at most
+// 25 taps), makes DepthwiseRowBytes compute two adjacent output pixels per
+// vector: mirrors `os`'s channel constants into lanes 8-15. Call after
+// the output stage's bias is final.
+void EnableDepthwisePairs(const DepthwiseGeometry& g, DepthwiseWeights* w,
+                          OutputStage* os);
+
 std::vector<int32_t> DepthwiseInputCorrection(const DepthwiseWeights& w,
                                               int32_t input_zero_point);
 

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "runtime/kernels/common/quant_int.h"
+#include "runtime/kernels/common/simd_target.h"
 #include "runtime/kernels/common/window.h"
 #include "runtime/kernels/kernel_functions.h"
 
@@ -28,8 +30,62 @@ struct PoolState : KernelState {
   int32_t act_min = 0, act_max = 0;
 };
 
+// MAX_POOL_2D on 8-bit activations, one output row: channels innermost,
+// 64 per vector. A maximum is exact in any order, so this equals the
+// scalar loop.
+template <typename T>
+QF_TARGET_AVX512 void MaxPoolRow512(const PoolState& s, const T* x, T* y,
+                                    int64_t b, int64_t oy) {
+  static_assert(sizeof(T) == 1, "8-bit activations");
+  constexpr bool kSigned = std::is_signed_v<T>;
+  const int64_t C = s.channels;
+  const int64_t y0 = oy * s.stride_h - s.pad_top;
+  const int64_t fy0 = std::max<int64_t>(0, -y0);
+  const int64_t fy1 = std::min(s.f_h, s.in_h - y0);
+  const __m512i lo = _mm512_set1_epi8(static_cast<char>(s.act_min));
+  const __m512i hi = _mm512_set1_epi8(static_cast<char>(s.act_max));
+  const __m512i lowest =
+      _mm512_set1_epi8(static_cast<char>(std::numeric_limits<T>::lowest()));
+  for (int64_t ox = 0; ox < s.out_w; ++ox) {
+    const int64_t x0 = ox * s.stride_w - s.pad_left;
+    const int64_t fx0 = std::max<int64_t>(0, -x0);
+    const int64_t fx1 = std::min(s.f_w, s.in_w - x0);
+    T* out = y + ((b * s.out_h + oy) * s.out_w + ox) * C;
+    for (int64_t c = 0; c < C; c += 64) {
+      const int64_t left = C - c;
+      const __mmask64 k =
+          left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+      __m512i acc = lowest;
+      for (int64_t fy = fy0; fy < fy1; ++fy) {
+        const T* row = x + ((b * s.in_h + y0 + fy) * s.in_w + x0) * C + c;
+        for (int64_t fx = fx0; fx < fx1; ++fx) {
+          const __m512i v = _mm512_maskz_loadu_epi8(k, row + fx * C);
+          acc = kSigned ? _mm512_max_epi8(acc, v) : _mm512_max_epu8(acc, v);
+        }
+      }
+      acc = kSigned ? _mm512_min_epi8(_mm512_max_epi8(acc, lo), hi)
+                    : _mm512_min_epu8(_mm512_max_epu8(acc, lo), hi);
+      _mm512_mask_storeu_epi8(out + c, k, acc);
+    }
+  }
+}
+
 template <typename T>
 void RunPool(OpContext& ctx, const PoolState& s) {
+  if constexpr (sizeof(T) == 1) {
+    if (s.is_max && ctx.isa() == Isa::kAvx512Vnni) {
+      struct Args {
+        const PoolState* s;
+        const T* x;
+        T* y;
+      } args{&s, ctx.input(0)->Data<T>(), ctx.output(0)->Data<T>()};
+      const Args* a = &args;
+      ctx.pool().ParallelFor(s.batch * s.out_h, [a](int64_t r) {
+        MaxPoolRow512<T>(*a->s, a->x, a->y, r / a->s->out_h, r % a->s->out_h);
+      });
+      return;
+    }
+  }
   struct Args {
     const PoolState* s;
     const T* x;

@@ -26,6 +26,7 @@
 #include "numerics/xnnpack_arithmetic.h"
 #include "runtime/kernels/common/output_stage_simd.h"
 #include "runtime/kernels/common/quant_int.h"
+#include "runtime/kernels/common/simd_target.h"
 #include "runtime/kernels/kernel_functions.h"
 
 namespace qforge::runtime {
@@ -243,6 +244,38 @@ void BuildVectorAddSub(BinaryState& s, Isa isa) {
   s.vector_add = true;
 }
 
+// raw[j] = t1[a[j * sa]] + t2[b[j * sb]] (int32 wrap-around), j < m, for
+// element strides 0 or 1: the table lookups as AVX-512 gathers, 16 at a
+// time (a stride-0 input is one lookup).
+QF_TARGET_AVX512 void SumTables512(const int32_t* t1, const int32_t* t2,
+                                   const uint8_t* a, int64_t sa,
+                                   const uint8_t* b, int64_t sb, int64_t m,
+                                   int32_t* raw) {
+  const __m512i ca = _mm512_set1_epi32(t1[a[0]]);
+  const __m512i cb = _mm512_set1_epi32(t2[b[0]]);
+  for (int64_t j = 0; j < m; j += 16) {
+    const int64_t left = m - j;
+    const __mmask16 k =
+        left >= 16 ? static_cast<__mmask16>(0xFFFF)
+                   : static_cast<__mmask16>((1u << static_cast<int>(left)) - 1);
+    const __m512i va =
+        sa == 0
+            ? ca
+            : _mm512_mask_i32gather_epi32(
+                  _mm512_setzero_si512(), k,
+                  _mm512_maskz_cvtepu8_epi32(k, _mm_maskz_loadu_epi8(k, a + j)),
+                  t1, 4);
+    const __m512i vb =
+        sb == 0
+            ? cb
+            : _mm512_mask_i32gather_epi32(
+                  _mm512_setzero_si512(), k,
+                  _mm512_maskz_cvtepu8_epi32(k, _mm_maskz_loadu_epi8(k, b + j)),
+                  t2, 4);
+    _mm512_mask_storeu_epi32(raw + j, k, _mm512_add_epi32(va, vb));
+  }
+}
+
 template <typename T>
 void RunVectorAddSub(OpContext& ctx, const BinaryState& s) {
   struct Args {
@@ -255,36 +288,43 @@ void RunVectorAddSub(OpContext& ctx, const BinaryState& s) {
   const Args* p = &args;
   const int last = s.plan.rank - 1;
   const int64_t sa = s.plan.strides[0][last], sb = s.plan.strides[1][last];
-  ForEachRow(ctx, s.plan,
-             [p, sa, sb](const std::array<int64_t, 3>& off, int64_t out_off,
-                         int64_t n) {
-               constexpr int64_t kBlock = 256;
-               const BinaryState& s = *p->s;
-               const int32_t* t1 = s.t1.data();
-               const int32_t* t2 = s.t2.data();
-               const T* a = p->a + off[0];
-               const T* b = p->b + off[1];
-               T* y = p->y + out_off;
-               alignas(64) int32_t raw[kBlock];
-               for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
-                 const int64_t m = std::min(n - j0, kBlock);
-                 for (int64_t j = 0; j < m; ++j) {
-                   raw[j] = static_cast<int32_t>(
-                       static_cast<uint32_t>(
-                           t1[static_cast<uint8_t>(a[(j0 + j) * sa])]) +
-                       static_cast<uint32_t>(
-                           t2[static_cast<uint8_t>(b[(j0 + j) * sb])]));
-                 }
-                 const int64_t full = m / 16;
-                 if (full > 0) {
-                   s.os.RunRows(raw, 16, static_cast<int>(full), 0, 16, y + j0,
-                                16);
-                 }
-                 if (m % 16 != 0) {
-                   s.os.Run(raw + full * 16, 0, m % 16, y + j0 + full * 16);
-                 }
-               }
-             });
+  ForEachRow(
+      ctx, s.plan,
+      [p, sa, sb](const std::array<int64_t, 3>& off, int64_t out_off,
+                  int64_t n) {
+        constexpr int64_t kBlock = 256;
+        const BinaryState& s = *p->s;
+        const int32_t* t1 = s.t1.data();
+        const int32_t* t2 = s.t2.data();
+        const T* a = p->a + off[0];
+        const T* b = p->b + off[1];
+        T* y = p->y + out_off;
+        alignas(64) int32_t raw[kBlock];
+        for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+          const int64_t m = std::min(n - j0, kBlock);
+          if (s.os.isa() == Isa::kAvx512Vnni && (sa == 0 || sa == 1) &&
+              (sb == 0 || sb == 1)) {
+            SumTables512(t1, t2, reinterpret_cast<const uint8_t*>(a + j0 * sa),
+                         sa, reinterpret_cast<const uint8_t*>(b + j0 * sb), sb,
+                         m, raw);
+          } else {
+            for (int64_t j = 0; j < m; ++j) {
+              raw[j] = static_cast<int32_t>(
+                  static_cast<uint32_t>(
+                      t1[static_cast<uint8_t>(a[(j0 + j) * sa])]) +
+                  static_cast<uint32_t>(
+                      t2[static_cast<uint8_t>(b[(j0 + j) * sb])]));
+            }
+          }
+          const int64_t full = m / 16;
+          if (full > 0) {
+            s.os.RunRows(raw, 16, static_cast<int>(full), 0, 16, y + j0, 16);
+          }
+          if (m % 16 != 0) {
+            s.os.Run(raw + full * 16, 0, m % 16, y + j0 + full * 16);
+          }
+        }
+      });
 }
 
 absl::Status PrepareBinary(OpContext& ctx, BinaryKind kind) {

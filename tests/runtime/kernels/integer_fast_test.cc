@@ -155,24 +155,26 @@ Scales RandomScales(Rng& r, DT type, int64_t channels, bool per_channel,
   return s;
 }
 
-void RunConvCase(Rng& r, bool depthwise, int* compared) {
-  const int t = r.Int(0, 2);
+// pairs8: an 8-bit, 8-channel depthwise with x stride and dilation 1 (two
+// output pixels per vector in the AVX-512 form).
+void RunConvCase(Rng& r, bool depthwise, int* compared, bool pairs8 = false) {
+  const int t = pairs8 ? r.Int(0, 1) : r.Int(0, 2);
   const DT type = t == 0 ? DT::kInt8 : t == 1 ? DT::kUInt8 : DT::kInt16;
   const int batch = r.Int(1, 2);
   // Some wide depthwise rows: the 8-bit AVX-512 form runs a row in chunks
   // of 64 output pixels.
   const bool wide = depthwise && r.Int(0, 7) == 0;
   const int in_h = r.Int(1, 11), in_w = wide ? r.Int(60, 150) : r.Int(1, 11);
-  const int in_c = r.Int(1, depthwise ? 40 : 24);
+  const int in_c = pairs8 ? 8 : r.Int(1, depthwise ? 40 : 24);
   const int out_c = depthwise ? in_c : r.Int(1, 70);
   // A quarter are pointwise (1x1, stride 1: MobileNet's), which the fast
   // path runs without an indirection table.
-  const bool pointwise = r.Int(0, 3) == 0;
+  const bool pointwise = !pairs8 && r.Int(0, 3) == 0;
   const int k_h = pointwise ? 1 : r.Int(1, 5),
             k_w = pointwise ? 1 : r.Int(1, 5);
   const int stride_h = pointwise ? 1 : r.Int(1, 3);
-  const int stride_w = pointwise ? 1 : r.Int(1, 3);
-  const int dil_h = r.Int(1, 2), dil_w = r.Int(1, 2);
+  const int stride_w = pointwise || pairs8 ? 1 : r.Int(1, 3);
+  const int dil_h = r.Int(1, 2), dil_w = pairs8 ? 1 : r.Int(1, 2);
   const bool same = r.Coin();
   const int64_t out_h = WindowOut(same, in_h, k_h, stride_h, dil_h);
   const int64_t out_w = WindowOut(same, in_w, k_w, stride_w, dil_w);
@@ -406,6 +408,16 @@ TEST(IntegerFastTest, DepthwiseMatchesScalarKernel) {
     RunConvCase(r, /*depthwise=*/true, &compared);
   }
   EXPECT_GT(compared, 300);
+}
+
+TEST(IntegerFastTest, DepthwiseEightChannelPairsMatchScalarKernel) {
+  if (runtime::DetectIsa() == Isa::kScalar) GTEST_SKIP() << "no vector Isa";
+  Rng r(2031);
+  int compared = 0;
+  for (int i = 0; i < 200 && !HasFatalFailure(); ++i) {
+    RunConvCase(r, /*depthwise=*/true, &compared, /*pairs8=*/true);
+  }
+  EXPECT_GT(compared, 100);
 }
 
 TEST(IntegerFastTest, FullyConnectedMatchesScalarKernel) {
