@@ -41,26 +41,42 @@ constexpr int kMr2 = 6;
 constexpr int kMr1 = 8;
 #endif
 constexpr int kPanel = 2 * kLanes;
+// Most rows of an A tile (the partial sums of a tile live on the stack).
+constexpr int kMaxTileRows = 16 * kMr1;
 
 using V = Vec<kLanes>;
 using VecF = V::T;
 static_assert(kLanes == kMaxLanes);
 
+// C[MR x ncols] = clamp(init + A[MR x k] * B[k x NV*kLanes]) for one block
+// of k. kFirst: init is the bias (one row for all rows), else the partial
+// sums of the previous k blocks (row r at init + r * kPanel). kLast: clamp
+// and store ncols columns to c (stride ldc), else store the raw sums, all
+// NV * kLanes columns, to c (stride kPanel). A float stored and loaded back
+// is the same float, so each output is still one FMA chain in k order.
 using MicroFn = void (*)(int64_t k, const float* a, int64_t lda, const float* b,
-                         const float* bias, float lo, float hi, float* c,
+                         const float* init, float lo, float hi, float* c,
                          int64_t ldc, int ncols);
 
-// C[MR x ncols] = clamp(bias + A[MR x k] * B[k x NV*kLanes]).
-template <int MR, int NV>
+template <int MR, int NV, bool kFirst, bool kLast>
 void Micro(int64_t k, const float* a, int64_t lda, const float* b,
-           const float* bias, float lo, float hi, float* c, int64_t ldc,
+           const float* init, float lo, float hi, float* c, int64_t ldc,
            int ncols) {
   VecF acc[MR][NV];
+  if constexpr (kFirst) {
 #pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) {
-    const VecF bj = V::Load(bias + j * kLanes);
+    for (int j = 0; j < NV; ++j) {
+      const VecF bj = V::Load(init + j * kLanes);
 #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) acc[r][j] = bj;
+      for (int r = 0; r < MR; ++r) acc[r][j] = bj;
+    }
+  } else {
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j)
+        acc[r][j] = V::Load(init + r * kPanel + j * kLanes);
+    }
   }
   for (int64_t kk = 0; kk < k; ++kk) {
     VecF bv[NV];
@@ -73,6 +89,15 @@ void Micro(int64_t k, const float* a, int64_t lda, const float* b,
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) acc[r][j] = V::Fma(av, bv[j], acc[r][j]);
     }
+  }
+  if constexpr (!kLast) {
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j)
+        V::Store(c + r * kPanel + j * kLanes, acc[r][j]);
+    }
+    return;
   }
   const VecF vlo = V::Splat(lo), vhi = V::Splat(hi);
   if (ncols == NV * kLanes) {
@@ -94,16 +119,31 @@ void Micro(int64_t k, const float* a, int64_t lda, const float* b,
   }
 }
 
-template <int NV, size_t... I>
-constexpr std::array<MicroFn, sizeof...(I)> MakeTable(
-    std::index_sequence<I...>) {
-  return {&Micro<static_cast<int>(I) + 1, NV>...};
+// The micro-kernels of one shape: [first][last][rows - 1].
+template <int NV, bool kFirst, bool kLast, size_t... I>
+constexpr std::array<MicroFn, sizeof...(I)> MakeRow(std::index_sequence<I...>) {
+  return {&Micro<static_cast<int>(I) + 1, NV, kFirst, kLast>...};
 }
-// kTableN[h - 1] handles h rows.
-constexpr std::array<MicroFn, kMr1> kTable1 =
-    MakeTable<1>(std::make_index_sequence<kMr1>());
-constexpr std::array<MicroFn, kMr2> kTable2 =
-    MakeTable<2>(std::make_index_sequence<kMr2>());
+template <int NV, int MaxMr>
+using MicroTable = std::array<std::array<std::array<MicroFn, MaxMr>, 2>, 2>;
+template <int NV, int MaxMr>
+constexpr MicroTable<NV, MaxMr> MakeTable() {
+  constexpr auto seq = std::make_index_sequence<MaxMr>();
+  MicroTable<NV, MaxMr> t{};
+  t[0][0] = MakeRow<NV, false, false>(seq);
+  t[0][1] = MakeRow<NV, false, true>(seq);
+  t[1][0] = MakeRow<NV, true, false>(seq);
+  t[1][1] = MakeRow<NV, true, true>(seq);
+  return t;
+}
+constexpr MicroTable<1, kMr1> kTable1 = MakeTable<1, kMr1>();
+constexpr MicroTable<2, kMr2> kTable2 = MakeTable<2, kMr2>();
+
+// k is cut into blocks of about kKBlock when longer than kKSplit, so that a
+// block of a B panel (kKBlock x kPanel floats, 32 KiB with AVX-512) stays in
+// L1 while every micro-block of an A tile passes over it.
+constexpr int64_t kKBlock = 256;
+constexpr int64_t kKSplit = 384;
 
 // Width of panel p of an n-column matrix.
 int64_t PanelCols(int64_t n, int64_t p) {
@@ -196,6 +236,10 @@ void PackBias(const float* bias, int64_t n, float* dst) {
 void GemmRows(const float* a, int64_t lda, int64_t rows, int64_t k,
               const float* packed, int64_t n, const float* bias_padded,
               ActRange act, float* c, int64_t ldc, int64_t p0, int64_t p1) {
+  const int64_t kblocks = k > kKSplit ? CeilDiv(k, kKBlock) : 1;
+  const int64_t kc = CeilDiv(k, kblocks);
+  // Partial sums of the tile's rows for one panel between k blocks.
+  alignas(64) float part[kMaxTileRows * kPanel];
   for (int64_t p = p0; p < p1; ++p) {
     const int64_t w = PanelCols(n, p);
     const int64_t col0 = p * kPanel;
@@ -205,17 +249,17 @@ void GemmRows(const float* a, int64_t lda, int64_t rows, int64_t k,
     float* cp = c + col0;
     const bool two = w == kPanel;
     const int mr = two ? kMr2 : kMr1;
-    const MicroFn full = two ? kTable2[kMr2 - 1] : kTable1[kMr1 - 1];
-    int64_t r = 0;
-    for (; r + mr <= rows; r += mr) {
-      full(k, a + r * lda, lda, b, bias, act.lo, act.hi, cp + r * ldc, ldc,
-           ncols);
-    }
-    if (r < rows) {
-      const int h = static_cast<int>(rows - r);
-      const MicroFn tail = two ? kTable2[h - 1] : kTable1[h - 1];
-      tail(k, a + r * lda, lda, b, bias, act.lo, act.hi, cp + r * ldc, ldc,
-           ncols);
+    for (int64_t k0 = 0; k0 < k; k0 += kc) {
+      const int64_t kb = std::min(kc, k - k0);
+      const bool first = k0 == 0, last = k0 + kb == k;
+      const MicroFn* fns =
+          two ? kTable2[first][last].data() : kTable1[first][last].data();
+      for (int64_t r = 0; r < rows; r += mr) {
+        const int h = static_cast<int>(std::min<int64_t>(mr, rows - r));
+        float* pr = part + r * kPanel;
+        fns[h - 1](kb, a + r * lda + k0, lda, b + k0 * w, first ? bias : pr,
+                   act.lo, act.hi, last ? cp + r * ldc : pr, ldc, ncols);
+      }
     }
   }
 }
@@ -236,9 +280,13 @@ GemmPlan PlanGemm(int64_t m, int64_t n, int64_t k) {
   // enough to split mobile-sized layers (a few MFLOP each) into several
   // tasks per thread, which balances two to four threads.
   constexpr int64_t kMinTaskFlops = int64_t{1} << 18;
-  // An A tile (tile_rows x k floats) of up to ~96 KiB stays in L2 while
-  // every panel of B streams past it.
-  constexpr int64_t kTileFloats = 24 * 1024;
+  // An A tile (tile_rows x k floats) of up to ~512 KiB stays in L2 while
+  // the B panels pass over it, k block by k block.
+  constexpr int64_t kTileFloats = 128 * 1024;
+  // Row tasks wanted (when the work allows) before cutting columns: each
+  // column task builds the A tile again (im2col), so columns are cut only
+  // when the rows give too few tasks to balance the threads.
+  constexpr int64_t kWantTasks = 8;
 
   GemmPlan plan;
   plan.m = m;
@@ -246,19 +294,28 @@ GemmPlan PlanGemm(int64_t m, int64_t n, int64_t k) {
   plan.k = k;
   plan.panels = NumPanels(n);
   const int64_t mr = n <= kLanes ? kMr1 : kMr2;
-  int64_t tile = kTileFloats / std::max<int64_t>(1, k);
-  tile = std::clamp<int64_t>(tile / mr * mr, mr, 16 * mr);
-  plan.tile_rows = std::max<int64_t>(1, std::min(tile, m));
-
+  const int64_t blocks = CeilDiv(std::max<int64_t>(1, m), mr);
   const int64_t flops_per_row = std::max<int64_t>(1, 2 * n * k);
-  int64_t rows = CeilDiv(kMinTaskFlops, flops_per_row);
-  rows = CeilDiv(rows, plan.tile_rows) * plan.tile_rows;
-  plan.rows_per_task = std::max<int64_t>(plan.tile_rows, rows);
+  const int64_t wanted =
+      std::clamp<int64_t>((m * flops_per_row) / kMinTaskFlops, 1, kWantTasks);
+
+  int64_t tile_blocks = std::clamp<int64_t>(
+      kTileFloats / std::max<int64_t>(1, k * mr), 1, kMaxTileRows / mr);
+  // Enough tiles for `wanted` row tasks when there are rows for them.
+  const int64_t min_row_tasks = std::min(blocks, wanted);
+  tile_blocks = std::min(tile_blocks, CeilDiv(blocks, min_row_tasks));
+  plan.tile_rows = std::max<int64_t>(1, std::min(tile_blocks * mr, m));
+
+  // Several tiles per task when the tiles are small, as long as there are
+  // still min_row_tasks of them.
+  const int64_t tiles = CeilDiv(blocks, tile_blocks);
+  int64_t tiles_per_task =
+      CeilDiv(CeilDiv(kMinTaskFlops, flops_per_row), tile_blocks * mr);
+  tiles_per_task = std::clamp<int64_t>(
+      tiles_per_task, 1, std::max<int64_t>(1, tiles / min_row_tasks));
+  plan.rows_per_task = tiles_per_task * plan.tile_rows;
   plan.row_tasks = std::max<int64_t>(1, CeilDiv(m, plan.rows_per_task));
 
-  // Few row tasks (small m, e.g. a 7x7 feature map): cut the columns too.
-  const int64_t wanted =
-      std::max<int64_t>(1, (m * flops_per_row) / kMinTaskFlops);
   plan.panels_per_task = std::max<int64_t>(1, plan.panels);
   plan.col_tasks = 1;
   if (plan.row_tasks < wanted && plan.panels > 1) {
