@@ -30,6 +30,11 @@ struct Conv2DState : KernelState {
   Window wy, wx;
   ActRange act;
   bool direct = false;  // 1x1, stride 1: A is the input itself
+  // Other convolutions with at least kIndirectMinChannels channels per
+  // group read their input in place through row pointers; thinner ones
+  // (an RGB stem) copy im2col tiles, where a tap is too short a run.
+  bool indirect = false;
+  std::vector<float> zeros;  // group_in zeros: the padded taps' row
   GemmPlan plan;
   int64_t packed_stride = 0, bias_stride = 0;
   std::vector<float> packed;  // groups x PackedSize(k, group_out)
@@ -53,6 +58,8 @@ void PackConvBias(Conv2DState& s, const float* bias) {
                             s.group_out, s.bias.data() + g * s.bias_stride);
   }
 }
+
+constexpr int64_t kIndirectMinChannels = 16;
 
 // Copies n floats. The runs here are short (a few channels, or KW x C for
 // a thin input such as an RGB stem), where a memcpy call or a generic loop
@@ -185,7 +192,9 @@ absl::Status PrepareConv2D(OpContext& ctx) {
   if (s->bias_ready) {
     PackConvBias(*s, bias == nullptr ? nullptr : bias->Data<float>());
   }
-  if (!s->direct) {
+  s->indirect = !s->direct && group_in >= kIndirectMinChannels;
+  if (s->indirect) s->zeros.assign(static_cast<size_t>(group_in), 0.0f);
+  if (!s->direct && !s->indirect) {
     s->slots.Resize(ctx.pool().num_threads(), s->plan.tile_rows * s->k);
   }
   ctx.SetOutputShape(0, Dims{s->batches, s->wy.out, s->wx.out, out_c});
@@ -212,17 +221,54 @@ absl::Status EvalConv2D(OpContext& ctx) {
     *lda = s.k;
     return scratch;
   };
+  // Row pointers for the indirect form: walks (batch, oy, ox) from row0.
+  auto fill = [&](int64_t g, int64_t row0, int rows, int64_t t0, int64_t t1,
+                  int64_t c0, const float** ptrs) {
+    const int64_t ow = s.wx.out, oh = s.wy.out, kw = s.wx.filter;
+    int64_t ox = row0 % ow;
+    int64_t oy = (row0 / ow) % oh;
+    int64_t bi = row0 / (ow * oh);
+    int64_t iy0[conv_internal::kRowPtrStride],
+        ix0[conv_internal::kRowPtrStride];
+    const float* base[conv_internal::kRowPtrStride];
+    for (int r = 0; r < rows; ++r) {
+      iy0[r] = oy * s.wy.stride - s.wy.pad;
+      ix0[r] = ox * s.wx.stride - s.wx.pad;
+      base[r] = in + bi * s.in_h * s.in_w * s.in_c + g * s.group_in + c0;
+      if (++ox == ow) {
+        ox = 0;
+        if (++oy == oh) {
+          oy = 0;
+          ++bi;
+        }
+      }
+    }
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t dy = (t / kw) * s.wy.dilation,
+                    dx = (t % kw) * s.wx.dilation;
+      const float** out_t = ptrs + (t - t0) * conv_internal::kRowPtrStride;
+      for (int r = 0; r < rows; ++r) {
+        const int64_t iy = iy0[r] + dy, ix = ix0[r] + dx;
+        out_t[r] = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w
+                       ? base[r] + (iy * s.in_w + ix) * s.in_c
+                       : s.zeros.data();
+      }
+    }
+  };
+  const conv_internal::IndirectA indirect{s.wy.filter * s.wx.filter, s.group_in,
+                                          fill};
   auto b = [&](int64_t g) { return s.packed.data() + g * s.packed_stride; };
   auto bias = [&](int64_t g) { return s.bias.data() + g * s.bias_stride; };
   auto c = [&](int64_t g) { return out + g * s.group_out; };
   conv_internal::GemmOperands ops{s.direct ? conv_internal::RowsFn(a_direct)
                                            : conv_internal::RowsFn(a_im2col),
-                                  !s.direct,
+                                  !s.direct && !s.indirect,
                                   b,
                                   bias,
                                   c,
                                   s.out_c,
                                   s.act};
+  if (s.indirect) ops.indirect = &indirect;
   conv_internal::RunGemm(ctx.pool(), s.plan, s.groups, ops, &s.slots);
   return absl::OkStatus();
 }

@@ -49,17 +49,19 @@ using VecF = V::T;
 static_assert(kLanes == kMaxLanes);
 
 // C[MR x ncols] = clamp(init + A[MR x k] * B[k x NV*kLanes]) for one block
-// of k. kFirst: init is the bias (one row for all rows), else the partial
-// sums of the previous k blocks (row r at init + r * kPanel). kLast: clamp
-// and store ncols columns to c (stride ldc), else store the raw sums, all
-// NV * kLanes columns, to c (stride kPanel). A float stored and loaded back
-// is the same float, so each output is still one FMA chain in k order.
-using MicroFn = void (*)(int64_t k, const float* a, int64_t lda, const float* b,
-                         const float* init, float lo, float hi, float* c,
-                         int64_t ldc, int ncols);
+// of k: `taps` runs of `seg` values, row r of run t read from
+// rows[t * kRowPtrStride + r] (B's rows follow in the same order). kFirst:
+// init is the bias (one row for all rows), else the partial sums of the
+// previous k blocks (row r at init + r * kPanel). kLast: clamp and store
+// ncols columns to c (stride ldc), else store the raw sums, all NV * kLanes
+// columns, to c (stride kPanel). A float stored and loaded back is the
+// same float, so each output is still one FMA chain in k order.
+using MicroFn = void (*)(int64_t taps, int64_t seg, const float* const* rows,
+                         const float* b, const float* init, float lo, float hi,
+                         float* c, int64_t ldc, int ncols);
 
 template <int MR, int NV, bool kFirst, bool kLast>
-void Micro(int64_t k, const float* a, int64_t lda, const float* b,
+void Micro(int64_t taps, int64_t seg, const float* const* rows, const float* b,
            const float* init, float lo, float hi, float* c, int64_t ldc,
            int ncols) {
   VecF acc[MR][NV];
@@ -78,16 +80,21 @@ void Micro(int64_t k, const float* a, int64_t lda, const float* b,
         acc[r][j] = V::Load(init + r * kPanel + j * kLanes);
     }
   }
-  for (int64_t kk = 0; kk < k; ++kk) {
-    VecF bv[NV];
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j)
-      bv[j] = V::Load(b + kk * (NV * kLanes) + j * kLanes);
+  for (int64_t t = 0; t < taps; ++t) {
+    const float* a[MR];
 #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) {
-      const VecF av = V::Splat(a[r * lda + kk]);
+    for (int r = 0; r < MR; ++r) a[r] = rows[t * kRowPtrStride + r];
+    for (int64_t kk = 0; kk < seg; ++kk) {
+      VecF bv[NV];
 #pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) acc[r][j] = V::Fma(av, bv[j], acc[r][j]);
+      for (int j = 0; j < NV; ++j) bv[j] = V::Load(b + j * kLanes);
+      b += NV * kLanes;
+#pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) {
+        const VecF av = V::Splat(a[r][kk]);
+#pragma GCC unroll 4
+        for (int j = 0; j < NV; ++j) acc[r][j] = V::Fma(av, bv[j], acc[r][j]);
+      }
     }
   }
   if constexpr (!kLast) {
@@ -144,6 +151,8 @@ constexpr MicroTable<2, kMr2> kTable2 = MakeTable<2, kMr2>();
 // L1 while every micro-block of an A tile passes over it.
 constexpr int64_t kKBlock = 256;
 constexpr int64_t kKSplit = 384;
+// Most taps in one k block (the row pointer table's size).
+constexpr int64_t kMaxBlockTaps = 32;
 
 // Width of panel p of an n-column matrix.
 int64_t PanelCols(int64_t n, int64_t p) {
@@ -233,13 +242,36 @@ void PackBias(const float* bias, int64_t n, float* dst) {
   std::fill(dst + n, dst + padded, 0.0f);
 }
 
-void GemmRows(const float* a, int64_t lda, int64_t rows, int64_t k,
+namespace {
+
+// Where a tile's A rows come from: a row-major matrix (indirect null) or a
+// convolution's input read in place.
+struct ASource {
+  const float* a = nullptr;
+  int64_t lda = 0;
+  const IndirectA* indirect = nullptr;
+  int64_t group = 0;
+};
+
+// Rows [row0, row0 + rows) of C (c points at row row0), panels [p0, p1).
+void GemmTile(const ASource& src, int64_t row0, int64_t rows, int64_t k,
               const float* packed, int64_t n, const float* bias_padded,
               ActRange act, float* c, int64_t ldc, int64_t p0, int64_t p1) {
-  const int64_t kblocks = k > kKSplit ? CeilDiv(k, kKBlock) : 1;
-  const int64_t kc = CeilDiv(k, kblocks);
+  const int64_t taps = src.indirect != nullptr ? src.indirect->taps : 1;
+  const int64_t seg = src.indirect != nullptr ? src.indirect->seg : k;
+  // k blocks: channel ranges of one tap when a tap is long, else runs of
+  // whole taps; each about kKBlock long when k is longer than kKSplit.
+  int64_t taps_per_block = taps, cc = seg;
+  if (seg > kKSplit) {
+    taps_per_block = 1;
+    cc = CeilDiv(seg, CeilDiv(seg, kKBlock));
+  } else if (taps * seg > kKSplit) {
+    taps_per_block = std::max<int64_t>(1, kKBlock / std::max<int64_t>(1, seg));
+  }
+  taps_per_block = std::min(taps_per_block, kMaxBlockTaps);
   // Partial sums of the tile's rows for one panel between k blocks.
   alignas(64) float part[kMaxTileRows * kPanel];
+  const float* ptrs[kMaxBlockTaps * kRowPtrStride];
   for (int64_t p = p0; p < p1; ++p) {
     const int64_t w = PanelCols(n, p);
     const int64_t col0 = p * kPanel;
@@ -249,19 +281,41 @@ void GemmRows(const float* a, int64_t lda, int64_t rows, int64_t k,
     float* cp = c + col0;
     const bool two = w == kPanel;
     const int mr = two ? kMr2 : kMr1;
-    for (int64_t k0 = 0; k0 < k; k0 += kc) {
-      const int64_t kb = std::min(kc, k - k0);
-      const bool first = k0 == 0, last = k0 + kb == k;
-      const MicroFn* fns =
-          two ? kTable2[first][last].data() : kTable1[first][last].data();
-      for (int64_t r = 0; r < rows; r += mr) {
-        const int h = static_cast<int>(std::min<int64_t>(mr, rows - r));
-        float* pr = part + r * kPanel;
-        fns[h - 1](kb, a + r * lda + k0, lda, b + k0 * w, first ? bias : pr,
-                   act.lo, act.hi, last ? cp + r * ldc : pr, ldc, ncols);
+    for (int64_t t0 = 0; t0 < taps; t0 += taps_per_block) {
+      const int64_t t1 = std::min(taps, t0 + taps_per_block);
+      for (int64_t c0 = 0; c0 < seg; c0 += cc) {
+        const int64_t cn = std::min(cc, seg - c0);
+        const int64_t k0 = t0 * seg + c0;
+        const int64_t kb = (t1 - t0) * cn;
+        const bool first = k0 == 0, last = k0 + kb == k;
+        const MicroFn* fns =
+            two ? kTable2[first][last].data() : kTable1[first][last].data();
+        for (int64_t r = 0; r < rows; r += mr) {
+          const int h = static_cast<int>(std::min<int64_t>(mr, rows - r));
+          if (src.indirect != nullptr) {
+            src.indirect->fill(src.group, row0 + r, h, t0, t1, c0, ptrs);
+          } else {
+            for (int i = 0; i < h; ++i)
+              ptrs[i] = src.a + (r + i) * src.lda + k0;
+          }
+          float* pr = part + r * kPanel;
+          fns[h - 1](t1 - t0, cn, ptrs, b + k0 * w, first ? bias : pr, act.lo,
+                     act.hi, last ? cp + r * ldc : pr, ldc, ncols);
+        }
       }
     }
   }
+}
+
+}  // namespace
+
+void GemmRows(const float* a, int64_t lda, int64_t rows, int64_t k,
+              const float* packed, int64_t n, const float* bias_padded,
+              ActRange act, float* c, int64_t ldc, int64_t p0, int64_t p1) {
+  ASource src;
+  src.a = a;
+  src.lda = lda;
+  GemmTile(src, 0, rows, k, packed, n, bias_padded, act, c, ldc, p0, p1);
 }
 
 int64_t SplitWork(int64_t total, int64_t min_per_task, int64_t* per_task) {
@@ -376,9 +430,14 @@ void RunGemm(ThreadPool& pool, const GemmPlan& plan, int64_t batches,
     float* c = ops.c(b);
     for (int64_t t0 = r0; t0 < r1; t0 += plan.tile_rows) {
       const int64_t nt = std::min(plan.tile_rows, r1 - t0);
-      int64_t lda = plan.k;
-      const float* a = ops.a(b, t0, nt, scratch, &lda);
-      GemmRows(a, lda, nt, plan.k, packed, plan.n, bias, ops.act,
+      ASource src;
+      src.indirect = ops.indirect;
+      src.group = b;
+      if (ops.indirect == nullptr) {
+        src.lda = plan.k;
+        src.a = ops.a(b, t0, nt, scratch, &src.lda);
+      }
+      GemmTile(src, t0, nt, plan.k, packed, plan.n, bias, ops.act,
                c + t0 * ops.ldc, ops.ldc, p0, p1);
     }
     if (slot >= 0) slots->Release(slot);

@@ -77,6 +77,19 @@ class ScratchSlots {
 // return it.
 using RowsFn = absl::FunctionRef<const float*(
     int64_t b, int64_t row0, int64_t rows, float* scratch, int64_t* lda)>;
+// A convolution's A operand read in place (implicit im2col): k = taps x
+// seg, and fill(b, row0, rows, t0, t1, c0, out) sets
+// out[(t - t0) * kRowPtrStride + r], for taps t in [t0, t1) and r < rows
+// (at most kRowPtrStride), to where row row0 + r of batch b reads tap t
+// from channel c0 on (seg - c0 floats), or to that many zeros.
+inline constexpr int kRowPtrStride = 16;
+struct IndirectA {
+  int64_t taps = 1, seg = 0;
+  absl::FunctionRef<void(int64_t b, int64_t row0, int rows, int64_t t0,
+                         int64_t t1, int64_t c0, const float** out)>
+      fill;
+};
+
 struct GemmOperands {
   RowsFn a;
   bool a_uses_scratch = false;  // a writes into scratch (needs slots)
@@ -86,6 +99,7 @@ struct GemmOperands {
   absl::FunctionRef<float*(int64_t b)> c;
   int64_t ldc = 0;
   ActRange act;
+  const IndirectA* indirect = nullptr;  // set: A comes from here, not a
 };
 
 // C_b = clamp(A_b * B_b + bias_b) for b in [0, batches), parallel over
