@@ -10,6 +10,7 @@
 // stride-1 convolution reads its input in place; any other builds im2col
 // tiles in scratch a task borrows.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -224,17 +225,19 @@ absl::Status EvalConv2D(OpContext& ctx) {
   // Row pointers for the indirect form: walks (batch, oy, ox) from row0.
   auto fill = [&](int64_t g, int64_t row0, int rows, int64_t t0, int64_t t1,
                   int64_t c0, const float** ptrs) {
+    constexpr int kRows = conv_internal::kRowPtrStride;
     const int64_t ow = s.wx.out, oh = s.wy.out, kw = s.wx.filter;
+    const int64_t h = s.in_h, w = s.in_w, ch = s.in_c;
     int64_t ox = row0 % ow;
     int64_t oy = (row0 / ow) % oh;
     int64_t bi = row0 / (ow * oh);
-    int64_t iy0[conv_internal::kRowPtrStride],
-        ix0[conv_internal::kRowPtrStride];
-    const float* base[conv_internal::kRowPtrStride];
+    // Per row: the window's corner and the element offset of its first
+    // tap (channel c0 of group g), which may lie outside the input.
+    int64_t iy0[kRows], ix0[kRows], off0[kRows];
     for (int r = 0; r < rows; ++r) {
       iy0[r] = oy * s.wy.stride - s.wy.pad;
       ix0[r] = ox * s.wx.stride - s.wx.pad;
-      base[r] = in + bi * s.in_h * s.in_w * s.in_c + g * s.group_in + c0;
+      off0[r] = ((bi * h + iy0[r]) * w + ix0[r]) * ch + g * s.group_in + c0;
       if (++ox == ow) {
         ox = 0;
         if (++oy == oh) {
@@ -243,15 +246,25 @@ absl::Status EvalConv2D(OpContext& ctx) {
         }
       }
     }
+    const uintptr_t in_addr = reinterpret_cast<uintptr_t>(in);
+    const uintptr_t zero_addr = reinterpret_cast<uintptr_t>(s.zeros.data());
+    int64_t ky = t0 / kw, kx = t0 % kw;
     for (int64_t t = t0; t < t1; ++t) {
-      const int64_t dy = (t / kw) * s.wy.dilation,
-                    dx = (t % kw) * s.wx.dilation;
-      const float** out_t = ptrs + (t - t0) * conv_internal::kRowPtrStride;
+      const int64_t dy = ky * s.wy.dilation, dx = kx * s.wx.dilation;
+      const int64_t toff = (dy * w + dx) * ch;
+      const float** out_t = ptrs + (t - t0) * kRows;
+      // Branch-free: an unsigned compare checks both bounds.
       for (int r = 0; r < rows; ++r) {
-        const int64_t iy = iy0[r] + dy, ix = ix0[r] + dx;
-        out_t[r] = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w
-                       ? base[r] + (iy * s.in_w + ix) * s.in_c
-                       : s.zeros.data();
+        const bool inside =
+            static_cast<uint64_t>(iy0[r] + dy) < static_cast<uint64_t>(h) &&
+            static_cast<uint64_t>(ix0[r] + dx) < static_cast<uint64_t>(w);
+        const uintptr_t addr =
+            in_addr + static_cast<uintptr_t>(off0[r] + toff) * sizeof(float);
+        out_t[r] = reinterpret_cast<const float*>(inside ? addr : zero_addr);
+      }
+      if (++kx == kw) {
+        kx = 0;
+        ++ky;
       }
     }
   };

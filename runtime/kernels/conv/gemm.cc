@@ -23,6 +23,7 @@
 #include <limits>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace qforge::runtime::conv_internal {
 namespace {
@@ -50,20 +51,20 @@ static_assert(kLanes == kMaxLanes);
 
 // C[MR x ncols] = clamp(init + A[MR x k] * B[k x NV*kLanes]) for one block
 // of k: `taps` runs of `seg` values, row r of run t read from
-// rows[t * kRowPtrStride + r] (B's rows follow in the same order). kFirst:
+// rows[t * kRowPtrStride + r] + c0 (B's rows follow in the same order). kFirst:
 // init is the bias (one row for all rows), else the partial sums of the
 // previous k blocks (row r at init + r * kPanel). kLast: clamp and store
 // ncols columns to c (stride ldc), else store the raw sums, all NV * kLanes
 // columns, to c (stride kPanel). A float stored and loaded back is the
 // same float, so each output is still one FMA chain in k order.
 using MicroFn = void (*)(int64_t taps, int64_t seg, const float* const* rows,
-                         const float* b, const float* init, float lo, float hi,
-                         float* c, int64_t ldc, int ncols);
+                         int64_t c0, const float* b, const float* init,
+                         float lo, float hi, float* c, int64_t ldc, int ncols);
 
 template <int MR, int NV, bool kFirst, bool kLast>
-void Micro(int64_t taps, int64_t seg, const float* const* rows, const float* b,
-           const float* init, float lo, float hi, float* c, int64_t ldc,
-           int ncols) {
+void Micro(int64_t taps, int64_t seg, const float* const* rows, int64_t c0,
+           const float* b, const float* init, float lo, float hi, float* c,
+           int64_t ldc, int ncols) {
   VecF acc[MR][NV];
   if constexpr (kFirst) {
 #pragma GCC unroll 4
@@ -83,7 +84,7 @@ void Micro(int64_t taps, int64_t seg, const float* const* rows, const float* b,
   for (int64_t t = 0; t < taps; ++t) {
     const float* a[MR];
 #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) a[r] = rows[t * kRowPtrStride + r];
+    for (int r = 0; r < MR; ++r) a[r] = rows[t * kRowPtrStride + r] + c0;
     for (int64_t kk = 0; kk < seg; ++kk) {
       VecF bv[NV];
 #pragma GCC unroll 4
@@ -253,6 +254,28 @@ struct ASource {
   int64_t group = 0;
 };
 
+// Row pointers of a tile in micro-blocks of mr rows: block i's taps x
+// kRowPtrStride pointers at data + i * taps * kRowPtrStride (channel 0).
+struct RowTable {
+  int mr = 0;
+  std::vector<const float*> data;
+  void Build(const ASource& src, int64_t row0, int64_t rows, int64_t taps,
+             int block_rows) {
+    mr = block_rows;
+    const int64_t blocks = CeilDiv(rows, mr);
+    data.resize(static_cast<size_t>(blocks * taps * kRowPtrStride));
+    for (int64_t i = 0; i < blocks; ++i) {
+      const int h = static_cast<int>(std::min<int64_t>(mr, rows - i * mr));
+      const float** out = data.data() + i * taps * kRowPtrStride;
+      if (src.indirect != nullptr) {
+        src.indirect->fill(src.group, row0 + i * mr, h, 0, taps, 0, out);
+      } else {
+        for (int r = 0; r < h; ++r) out[r] = src.a + (i * mr + r) * src.lda;
+      }
+    }
+  }
+};
+
 // Rows [row0, row0 + rows) of C (c points at row row0), panels [p0, p1).
 void GemmTile(const ASource& src, int64_t row0, int64_t rows, int64_t k,
               const float* packed, int64_t n, const float* bias_padded,
@@ -268,10 +291,11 @@ void GemmTile(const ASource& src, int64_t row0, int64_t rows, int64_t k,
   } else if (taps * seg > kKSplit) {
     taps_per_block = std::max<int64_t>(1, kKBlock / std::max<int64_t>(1, seg));
   }
-  taps_per_block = std::min(taps_per_block, kMaxBlockTaps);
   // Partial sums of the tile's rows for one panel between k blocks.
   alignas(64) float part[kMaxTileRows * kPanel];
-  const float* ptrs[kMaxBlockTaps * kRowPtrStride];
+  // Built once per tile and micro-block height (full and half panels).
+  thread_local RowTable tables[2];
+  tables[0].mr = tables[1].mr = 0;
   for (int64_t p = p0; p < p1; ++p) {
     const int64_t w = PanelCols(n, p);
     const int64_t col0 = p * kPanel;
@@ -281,6 +305,8 @@ void GemmTile(const ASource& src, int64_t row0, int64_t rows, int64_t k,
     float* cp = c + col0;
     const bool two = w == kPanel;
     const int mr = two ? kMr2 : kMr1;
+    RowTable& table = tables[two ? 1 : 0];
+    if (table.mr != mr) table.Build(src, row0, rows, taps, mr);
     for (int64_t t0 = 0; t0 < taps; t0 += taps_per_block) {
       const int64_t t1 = std::min(taps, t0 + taps_per_block);
       for (int64_t c0 = 0; c0 < seg; c0 += cc) {
@@ -290,17 +316,13 @@ void GemmTile(const ASource& src, int64_t row0, int64_t rows, int64_t k,
         const bool first = k0 == 0, last = k0 + kb == k;
         const MicroFn* fns =
             two ? kTable2[first][last].data() : kTable1[first][last].data();
+        const float* const* ptrs = table.data.data() + t0 * kRowPtrStride;
         for (int64_t r = 0; r < rows; r += mr) {
           const int h = static_cast<int>(std::min<int64_t>(mr, rows - r));
-          if (src.indirect != nullptr) {
-            src.indirect->fill(src.group, row0 + r, h, t0, t1, c0, ptrs);
-          } else {
-            for (int i = 0; i < h; ++i)
-              ptrs[i] = src.a + (r + i) * src.lda + k0;
-          }
           float* pr = part + r * kPanel;
-          fns[h - 1](t1 - t0, cn, ptrs, b + k0 * w, first ? bias : pr, act.lo,
-                     act.hi, last ? cp + r * ldc : pr, ldc, ncols);
+          fns[h - 1](t1 - t0, cn, ptrs, c0, b + k0 * w, first ? bias : pr,
+                     act.lo, act.hi, last ? cp + r * ldc : pr, ldc, ncols);
+          ptrs += taps * kRowPtrStride;
         }
       }
     }
