@@ -117,6 +117,23 @@ void Micro(int64_t taps, int64_t seg, const float* const* rows, int64_t c0,
       }
     }
   } else {
+#if defined(__AVX512F__)
+    // A part panel (n not a multiple of the panel width): masked stores,
+    // not a memcpy call per row.
+    __mmask16 mask[NV];
+    for (int j = 0; j < NV; ++j) {
+      const int left = std::clamp(ncols - j * kLanes, 0, kLanes);
+      mask[j] = static_cast<__mmask16>((1u << left) - 1);
+    }
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        _mm512_mask_storeu_ps(c + r * ldc + j * kLanes, mask[j],
+                              V::Clamp(acc[r][j], vlo, vhi));
+      }
+    }
+#else
     for (int r = 0; r < MR; ++r) {
       float tmp[NV * kLanes];
       for (int j = 0; j < NV; ++j) {
@@ -124,6 +141,7 @@ void Micro(int64_t taps, int64_t seg, const float* const* rows, int64_t c0,
       }
       std::memcpy(c + r * ldc, tmp, sizeof(float) * static_cast<size_t>(ncols));
     }
+#endif
   }
 }
 
