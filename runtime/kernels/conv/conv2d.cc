@@ -223,48 +223,70 @@ absl::Status EvalConv2D(OpContext& ctx) {
     return scratch;
   };
   // Row pointers for the indirect form: walks (batch, oy, ox) from row0.
-  auto fill = [&](int64_t g, int64_t row0, int rows, int64_t t0, int64_t t1,
-                  int64_t c0, const float** ptrs) {
+  auto fill = [&](int64_t g, int64_t row0, int64_t rows, int block_rows,
+                  const float** ptrs) {
     constexpr int kRows = conv_internal::kRowPtrStride;
-    const int64_t ow = s.wx.out, oh = s.wy.out, kw = s.wx.filter;
+    const int64_t ow = s.wx.out, oh = s.wy.out;
+    const int64_t kh = s.wy.filter, kw = s.wx.filter;
     const int64_t h = s.in_h, w = s.in_w, ch = s.in_c;
     int64_t ox = row0 % ow;
     int64_t oy = (row0 / ow) % oh;
     int64_t bi = row0 / (ow * oh);
-    // Per row: the window's corner and the element offset of its first
-    // tap (channel c0 of group g), which may lie outside the input.
-    int64_t iy0[kRows], ix0[kRows], off0[kRows];
-    for (int r = 0; r < rows; ++r) {
-      iy0[r] = oy * s.wy.stride - s.wy.pad;
-      ix0[r] = ox * s.wx.stride - s.wx.pad;
-      off0[r] = ((bi * h + iy0[r]) * w + ix0[r]) * ch + g * s.group_in + c0;
-      if (++ox == ow) {
-        ox = 0;
-        if (++oy == oh) {
-          oy = 0;
-          ++bi;
+    const int64_t in_addr =
+        static_cast<int64_t>(reinterpret_cast<uintptr_t>(in + g * s.group_in));
+    const int64_t zero_addr =
+        static_cast<int64_t>(reinterpret_cast<uintptr_t>(s.zeros.data()));
+    // Per row of a block: the window's corner and the address its first
+    // tap would have (which may lie outside the input).
+    alignas(64) int64_t iy0[kRows] = {}, ix0[kRows] = {}, addr0[kRows] = {};
+    for (int64_t i0 = 0; i0 < rows; i0 += block_rows) {
+      const int n = static_cast<int>(std::min<int64_t>(block_rows, rows - i0));
+      for (int r = 0; r < n; ++r) {
+        iy0[r] = oy * s.wy.stride - s.wy.pad;
+        ix0[r] = ox * s.wx.stride - s.wx.pad;
+        addr0[r] = in_addr + (((bi * h + iy0[r]) * w + ix0[r]) * ch) *
+                                 static_cast<int64_t>(sizeof(float));
+        if (++ox == ow) {
+          ox = 0;
+          if (++oy == oh) {
+            oy = 0;
+            ++bi;
+          }
         }
       }
-    }
-    const uintptr_t in_addr = reinterpret_cast<uintptr_t>(in);
-    const uintptr_t zero_addr = reinterpret_cast<uintptr_t>(s.zeros.data());
-    int64_t ky = t0 / kw, kx = t0 % kw;
-    for (int64_t t = t0; t < t1; ++t) {
-      const int64_t dy = ky * s.wy.dilation, dx = kx * s.wx.dilation;
-      const int64_t toff = (dy * w + dx) * ch;
-      const float** out_t = ptrs + (t - t0) * kRows;
-      // Branch-free: an unsigned compare checks both bounds.
-      for (int r = 0; r < rows; ++r) {
-        const bool inside =
-            static_cast<uint64_t>(iy0[r] + dy) < static_cast<uint64_t>(h) &&
-            static_cast<uint64_t>(ix0[r] + dx) < static_cast<uint64_t>(w);
-        const uintptr_t addr =
-            in_addr + static_cast<uintptr_t>(off0[r] + toff) * sizeof(float);
-        out_t[r] = reinterpret_cast<const float*>(inside ? addr : zero_addr);
-      }
-      if (++kx == kw) {
-        kx = 0;
-        ++ky;
+      const float** out = ptrs + (i0 / block_rows) * kh * kw * kRows;
+      for (int64_t ky = 0; ky < kh; ++ky) {
+        for (int64_t kx = 0; kx < kw; ++kx, out += kRows) {
+          const int64_t dy = ky * s.wy.dilation, dx = kx * s.wx.dilation;
+          const int64_t toff =
+              (dy * w + dx) * ch * static_cast<int64_t>(sizeof(float));
+          // Both bounds in one unsigned compare; all kRows slots are
+          // written (those past n are never read).
+#if defined(__AVX512F__)
+          for (int r = 0; r < kRows; r += 8) {
+            const __m512i y = _mm512_add_epi64(_mm512_load_si512(iy0 + r),
+                                               _mm512_set1_epi64(dy));
+            const __m512i x = _mm512_add_epi64(_mm512_load_si512(ix0 + r),
+                                               _mm512_set1_epi64(dx));
+            const __mmask8 inside =
+                _mm512_cmplt_epu64_mask(y, _mm512_set1_epi64(h)) &
+                _mm512_cmplt_epu64_mask(x, _mm512_set1_epi64(w));
+            const __m512i addr = _mm512_add_epi64(_mm512_load_si512(addr0 + r),
+                                                  _mm512_set1_epi64(toff));
+            _mm512_storeu_si512(
+                out + r, _mm512_mask_blend_epi64(
+                             inside, _mm512_set1_epi64(zero_addr), addr));
+          }
+#else
+          for (int r = 0; r < kRows; ++r) {
+            const bool inside =
+                static_cast<uint64_t>(iy0[r] + dy) < static_cast<uint64_t>(h) &&
+                static_cast<uint64_t>(ix0[r] + dx) < static_cast<uint64_t>(w);
+            out[r] = reinterpret_cast<const float*>(
+                static_cast<uintptr_t>(inside ? addr0[r] + toff : zero_addr));
+          }
+#endif
+        }
       }
     }
   };

@@ -282,14 +282,14 @@ struct RowTable {
     mr = block_rows;
     const int64_t blocks = CeilDiv(rows, mr);
     data.resize(static_cast<size_t>(blocks * taps * kRowPtrStride));
+    if (src.indirect != nullptr) {
+      src.indirect->fill(src.group, row0, rows, mr, data.data());
+      return;
+    }
     for (int64_t i = 0; i < blocks; ++i) {
       const int h = static_cast<int>(std::min<int64_t>(mr, rows - i * mr));
       const float** out = data.data() + i * taps * kRowPtrStride;
-      if (src.indirect != nullptr) {
-        src.indirect->fill(src.group, row0 + i * mr, h, 0, taps, 0, out);
-      } else {
-        for (int r = 0; r < h; ++r) out[r] = src.a + (i * mr + r) * src.lda;
-      }
+      for (int r = 0; r < h; ++r) out[r] = src.a + (i * mr + r) * src.lda;
     }
   }
 };

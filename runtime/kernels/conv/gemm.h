@@ -78,15 +78,16 @@ class ScratchSlots {
 using RowsFn = absl::FunctionRef<const float*(
     int64_t b, int64_t row0, int64_t rows, float* scratch, int64_t* lda)>;
 // A convolution's A operand read in place (implicit im2col): k = taps x
-// seg, and fill(b, row0, rows, t0, t1, c0, out) sets
-// out[(t - t0) * kRowPtrStride + r], for taps t in [t0, t1) and r < rows
-// (at most kRowPtrStride), to where row row0 + r of batch b reads tap t
-// from channel c0 on (seg - c0 floats), or to that many zeros.
+// seg. fill(b, row0, rows, block_rows, out) sets, for the rows [row0, row0 +
+// rows) of batch b in blocks of block_rows (at most kRowPtrStride) and every
+// tap t, out[(block * taps + t) * kRowPtrStride + r] to where row r of the
+// block reads tap t (seg floats), or to seg zeros; slots past a short
+// last block's rows may hold anything.
 inline constexpr int kRowPtrStride = 16;
 struct IndirectA {
   int64_t taps = 1, seg = 0;
-  absl::FunctionRef<void(int64_t b, int64_t row0, int rows, int64_t t0,
-                         int64_t t1, int64_t c0, const float** out)>
+  absl::FunctionRef<void(int64_t b, int64_t row0, int64_t rows, int block_rows,
+                         const float** out)>
       fill;
 };
 
