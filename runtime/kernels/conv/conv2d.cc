@@ -7,8 +7,11 @@
 // As a GEMM per group: rows are output pixels (N * OH * OW), columns output
 // channels, k = KH * KW * C/groups in (ky, kx, c) order, which is the
 // filter's own layout, so the packed filter is the filter transposed. A 1x1
-// stride-1 convolution reads its input in place; any other builds im2col
-// tiles in scratch a task borrows.
+// stride-1 convolution reads its input in place as a matrix; others with at
+// least kIndirectMinChannels channels per group read it in place through a
+// pointer per row and tap (implicit im2col, a row of zeros for padded
+// taps); thinner ones (an RGB stem) build im2col tiles in scratch a task
+// borrows.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>

@@ -1,13 +1,16 @@
 // Copyright 2026 The qforge Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The conv family's GEMM: C = clamp(A * B + bias), A row-major (any lda), B
+// The conv family's GEMM: C = clamp(A * B + bias), A row-major (any lda) or
+// a convolution's input read through row pointers (gemm.h, IndirectA), B
 // packed once into column panels (gemm.h), C row-major.
 //
 // The micro-kernel keeps an MR x (NV vectors) block of C in registers and
 // walks k: per step it loads NV vectors of B and broadcasts MR values of A
-// (the "broadcast" formulation, which needs no packing of A, so a 1x1
-// convolution reads its NHWC input in place). With AVX-512 the 12 x 32
-// block holds 24 accumulators; N <= 16 uses a 14 x 16 block.
+// (the "broadcast" formulation, which needs no packing of A, so a
+// convolution reads its NHWC input in place, one pointer per row and tap).
+// With AVX-512 the 12 x 32 block holds 24 accumulators; N <= 16 uses a
+// 14 x 16 block. Long k is cut into blocks so that a block of B stays in L1
+// while an A tile's rows pass over it.
 //
 // Why not Eigen: Eigen 3.4's product of row-major maps packs A on every
 // call and does poorly with small K, which the pointwise GEMMs of small
@@ -170,8 +173,6 @@ constexpr MicroTable<2, kMr2> kTable2 = MakeTable<2, kMr2>();
 // L1 while every micro-block of an A tile passes over it.
 constexpr int64_t kKBlock = 256;
 constexpr int64_t kKSplit = 384;
-// Most taps in one k block (the row pointer table's size).
-constexpr int64_t kMaxBlockTaps = 32;
 
 // Width of panel p of an n-column matrix.
 int64_t PanelCols(int64_t n, int64_t p) {

@@ -79,10 +79,10 @@ using RowsFn = absl::FunctionRef<const float*(
     int64_t b, int64_t row0, int64_t rows, float* scratch, int64_t* lda)>;
 // A convolution's A operand read in place (implicit im2col): k = taps x
 // seg. fill(b, row0, rows, block_rows, out) sets, for the rows [row0, row0 +
-// rows) of batch b in blocks of block_rows (at most kRowPtrStride) and every
-// tap t, out[(block * taps + t) * kRowPtrStride + r] to where row r of the
-// block reads tap t (seg floats), or to seg zeros; slots past a short
-// last block's rows may hold anything.
+// rows) of GEMM batch b (a convolution's group) in blocks of block_rows (at
+// most kRowPtrStride) and every tap t, out[(block * taps + t) *
+// kRowPtrStride + r] to where row r of the block reads tap t (seg floats),
+// or to seg zeros; slots past a short last block's rows may hold anything.
 inline constexpr int kRowPtrStride = 16;
 struct IndirectA {
   int64_t taps = 1, seg = 0;
