@@ -9,8 +9,9 @@
 // (the "broadcast" formulation, which needs no packing of A, so a
 // convolution reads its NHWC input in place, one pointer per row and tap).
 // With AVX-512 the 12 x 32 block holds 24 accumulators; N <= 16 uses a
-// 14 x 16 block. Long k is cut into blocks so that a block of B stays in L1
-// while an A tile's rows pass over it.
+// 12 x 16 block (14 rows needed more general registers than x86 has for
+// the row pointers). Long k is cut into blocks so that a block of B stays
+// in L1 while an A tile's rows pass over it.
 //
 // Why not Eigen: Eigen 3.4's product of row-major maps packs A on every
 // call and does poorly with small K, which the pointwise GEMMs of small
@@ -34,7 +35,7 @@ namespace {
 #if defined(__AVX512F__)
 constexpr int kLanes = 16;
 constexpr int kMr2 = 12;  // rows of the two-vector micro-kernel
-constexpr int kMr1 = 14;  // rows of the one-vector micro-kernel
+constexpr int kMr1 = 12;  // rows of the one-vector micro-kernel
 #elif defined(__AVX__)
 constexpr int kLanes = 8;
 constexpr int kMr2 = 6;
