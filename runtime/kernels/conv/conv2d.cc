@@ -7,9 +7,13 @@
 // As a GEMM per group: rows are output pixels (N * OH * OW), columns output
 // channels, k = KH * KW * C/groups in (ky, kx, c) order, which is the
 // filter's own layout, so the packed filter is the filter transposed. A 1x1
-// stride-1 convolution reads its input in place; any other builds im2col
-// tiles in scratch a task borrows.
+// stride-1 convolution reads its input in place as a matrix; others with at
+// least kIndirectMinChannels channels per group read it in place through a
+// pointer per row and tap (implicit im2col, a row of zeros for padded
+// taps); thinner ones (an RGB stem) build im2col tiles in scratch a task
+// borrows.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -30,6 +34,11 @@ struct Conv2DState : KernelState {
   Window wy, wx;
   ActRange act;
   bool direct = false;  // 1x1, stride 1: A is the input itself
+  // Other convolutions with at least kIndirectMinChannels channels per
+  // group read their input in place through row pointers; thinner ones
+  // (an RGB stem) copy im2col tiles, where a tap is too short a run.
+  bool indirect = false;
+  std::vector<float> zeros;  // group_in zeros: the padded taps' row
   GemmPlan plan;
   int64_t packed_stride = 0, bias_stride = 0;
   std::vector<float> packed;  // groups x PackedSize(k, group_out)
@@ -53,6 +62,8 @@ void PackConvBias(Conv2DState& s, const float* bias) {
                             s.group_out, s.bias.data() + g * s.bias_stride);
   }
 }
+
+constexpr int64_t kIndirectMinChannels = 16;
 
 // Copies n floats. The runs here are short (a few channels, or KW x C for
 // a thin input such as an RGB stem), where a memcpy call or a generic loop
@@ -185,7 +196,9 @@ absl::Status PrepareConv2D(OpContext& ctx) {
   if (s->bias_ready) {
     PackConvBias(*s, bias == nullptr ? nullptr : bias->Data<float>());
   }
-  if (!s->direct) {
+  s->indirect = !s->direct && group_in >= kIndirectMinChannels;
+  if (s->indirect) s->zeros.assign(static_cast<size_t>(group_in), 0.0f);
+  if (!s->direct && !s->indirect) {
     s->slots.Resize(ctx.pool().num_threads(), s->plan.tile_rows * s->k);
   }
   ctx.SetOutputShape(0, Dims{s->batches, s->wy.out, s->wx.out, out_c});
@@ -212,17 +225,88 @@ absl::Status EvalConv2D(OpContext& ctx) {
     *lda = s.k;
     return scratch;
   };
+  // Row pointers for the indirect form: walks (batch, oy, ox) from row0.
+  auto fill = [&](int64_t g, int64_t row0, int64_t rows, int block_rows,
+                  const float** ptrs) {
+    constexpr int kRows = conv_internal::kRowPtrStride;
+    const int64_t ow = s.wx.out, oh = s.wy.out;
+    const int64_t kh = s.wy.filter, kw = s.wx.filter;
+    const int64_t h = s.in_h, w = s.in_w, ch = s.in_c;
+    int64_t ox = row0 % ow;
+    int64_t oy = (row0 / ow) % oh;
+    int64_t bi = row0 / (ow * oh);
+    const int64_t in_addr =
+        static_cast<int64_t>(reinterpret_cast<uintptr_t>(in + g * s.group_in));
+    const int64_t zero_addr =
+        static_cast<int64_t>(reinterpret_cast<uintptr_t>(s.zeros.data()));
+    // Per row of a block: the window's corner and the address its first
+    // tap would have (which may lie outside the input).
+    alignas(64) int64_t iy0[kRows] = {}, ix0[kRows] = {}, addr0[kRows] = {};
+    for (int64_t i0 = 0; i0 < rows; i0 += block_rows) {
+      const int n = static_cast<int>(std::min<int64_t>(block_rows, rows - i0));
+      for (int r = 0; r < n; ++r) {
+        iy0[r] = oy * s.wy.stride - s.wy.pad;
+        ix0[r] = ox * s.wx.stride - s.wx.pad;
+        addr0[r] = in_addr + (((bi * h + iy0[r]) * w + ix0[r]) * ch) *
+                                 static_cast<int64_t>(sizeof(float));
+        if (++ox == ow) {
+          ox = 0;
+          if (++oy == oh) {
+            oy = 0;
+            ++bi;
+          }
+        }
+      }
+      const float** out = ptrs + (i0 / block_rows) * kh * kw * kRows;
+      for (int64_t ky = 0; ky < kh; ++ky) {
+        for (int64_t kx = 0; kx < kw; ++kx, out += kRows) {
+          const int64_t dy = ky * s.wy.dilation, dx = kx * s.wx.dilation;
+          const int64_t toff =
+              (dy * w + dx) * ch * static_cast<int64_t>(sizeof(float));
+          // Both bounds in one unsigned compare; all kRows slots are
+          // written (those past n are never read).
+#if defined(__AVX512F__)
+          for (int r = 0; r < kRows; r += 8) {
+            const __m512i y = _mm512_add_epi64(_mm512_load_si512(iy0 + r),
+                                               _mm512_set1_epi64(dy));
+            const __m512i x = _mm512_add_epi64(_mm512_load_si512(ix0 + r),
+                                               _mm512_set1_epi64(dx));
+            const __mmask8 inside =
+                _mm512_cmplt_epu64_mask(y, _mm512_set1_epi64(h)) &
+                _mm512_cmplt_epu64_mask(x, _mm512_set1_epi64(w));
+            const __m512i addr = _mm512_add_epi64(_mm512_load_si512(addr0 + r),
+                                                  _mm512_set1_epi64(toff));
+            _mm512_storeu_si512(
+                out + r, _mm512_mask_blend_epi64(
+                             inside, _mm512_set1_epi64(zero_addr), addr));
+          }
+#else
+          for (int r = 0; r < kRows; ++r) {
+            const bool inside =
+                static_cast<uint64_t>(iy0[r] + dy) < static_cast<uint64_t>(h) &&
+                static_cast<uint64_t>(ix0[r] + dx) < static_cast<uint64_t>(w);
+            out[r] = reinterpret_cast<const float*>(
+                static_cast<uintptr_t>(inside ? addr0[r] + toff : zero_addr));
+          }
+#endif
+        }
+      }
+    }
+  };
+  const conv_internal::IndirectA indirect{s.wy.filter * s.wx.filter, s.group_in,
+                                          fill};
   auto b = [&](int64_t g) { return s.packed.data() + g * s.packed_stride; };
   auto bias = [&](int64_t g) { return s.bias.data() + g * s.bias_stride; };
   auto c = [&](int64_t g) { return out + g * s.group_out; };
   conv_internal::GemmOperands ops{s.direct ? conv_internal::RowsFn(a_direct)
                                            : conv_internal::RowsFn(a_im2col),
-                                  !s.direct,
+                                  !s.direct && !s.indirect,
                                   b,
                                   bias,
                                   c,
                                   s.out_c,
                                   s.act};
+  if (s.indirect) ops.indirect = &indirect;
   conv_internal::RunGemm(ctx.pool(), s.plan, s.groups, ops, &s.slots);
   return absl::OkStatus();
 }

@@ -77,6 +77,20 @@ class ScratchSlots {
 // return it.
 using RowsFn = absl::FunctionRef<const float*(
     int64_t b, int64_t row0, int64_t rows, float* scratch, int64_t* lda)>;
+// A convolution's A operand read in place (implicit im2col): k = taps x
+// seg. fill(b, row0, rows, block_rows, out) sets, for the rows [row0, row0 +
+// rows) of GEMM batch b (a convolution's group) in blocks of block_rows (at
+// most kRowPtrStride) and every tap t, out[(block * taps + t) *
+// kRowPtrStride + r] to where row r of the block reads tap t (seg floats),
+// or to seg zeros; slots past a short last block's rows may hold anything.
+inline constexpr int kRowPtrStride = 16;
+struct IndirectA {
+  int64_t taps = 1, seg = 0;
+  absl::FunctionRef<void(int64_t b, int64_t row0, int64_t rows, int block_rows,
+                         const float** out)>
+      fill;
+};
+
 struct GemmOperands {
   RowsFn a;
   bool a_uses_scratch = false;  // a writes into scratch (needs slots)
@@ -86,6 +100,7 @@ struct GemmOperands {
   absl::FunctionRef<float*(int64_t b)> c;
   int64_t ldc = 0;
   ActRange act;
+  const IndirectA* indirect = nullptr;  // set: A comes from here, not a
 };
 
 // C_b = clamp(A_b * B_b + bias_b) for b in [0, batches), parallel over
