@@ -8,9 +8,11 @@
 // search, GPTQ, AWQ and their pairs) is applied to a copy of the float
 // model, the copy is quantized in the job's form, and the candidates are
 // ranked by the worst output SQNR against the float model on the check
-// samples, which no candidate fitted on. Ties keep the earlier, simpler
-// candidate. The winner is then fitted again on every sample for the model
-// written: the same bytes as its flags alone on the same --data.
+// samples, which no candidate fitted on. GPTQ, the best single method over
+// the corpus, stays unless a candidate beats it by 1 dB on at least 8
+// check samples (fewer follow noise). The choice is then fitted again on
+// every sample for the model written: the same bytes as its flags alone
+// on the same --data.
 #ifndef QFORGE_PIPELINE_ROUNDING_CHOICE_H_
 #define QFORGE_PIPELINE_ROUNDING_CHOICE_H_
 
