@@ -266,10 +266,14 @@ QF_TARGET_AVX512 inline __m512i Single16(__m512i x, __m512i m, __m512i tse,
 // products x * m, plus 2^(30 - shift - 32), shifted by 31 - shift - 32.
 QF_TARGET_AVX512 inline __m512i SingleHi16(__m512i x, __m512i m, __m512i m_odd,
                                            __m512i rnd, __m512i shift) {
+  // The odd lanes move down and the even products' high words into place
+  // by vpshufd (port 5) rather than 64-bit shifts and a blend (port 0
+  // runs the multiplies and shifts).
   const __m512i pe = _mm512_mul_epi32(x, m);
-  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), m_odd);
-  const __m512i hi =
-      _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+  const __m512i po = _mm512_mul_epi32(
+      _mm512_shuffle_epi32(x, static_cast<_MM_PERM_ENUM>(0xF5)), m_odd);
+  const __m512i hi = _mm512_mask_shuffle_epi32(
+      po, 0x5555, pe, static_cast<_MM_PERM_ENUM>(0xF5));
   return _mm512_srav_epi32(_mm512_add_epi32(hi, rnd), shift);
 }
 

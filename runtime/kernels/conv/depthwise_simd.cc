@@ -182,6 +182,80 @@ QF_TARGET_AVX512 inline void InteriorBlock(const int32_t* wb, int64_t cpad,
   _mm512_store_si512(acc_out + 48, _mm512_add_epi32(a3, b3));
 }
 
+// kSlide interior pixels of a layer with x dilation 1, x stride kS and
+// kW taps per row, base their top-left taps: each row of taps reads the
+// kS * (kSlide - 1) + kW input vectors the pixels share once (pixel p's
+// tap kx is input kS * p + kx), where InteriorBlock reads kW per pixel.
+constexpr int kSlide = 8;
+
+template <bool kSigned, int kS, int kW>
+QF_TARGET_AVX512 inline void SlideBlock(const int32_t* wb, int64_t cpad,
+                                        int64_t k_h, int64_t row_step,
+                                        int64_t C, const uint8_t* base,
+                                        __mmask16 k, int32_t* acc_out) {
+  constexpr int kIn = kS * (kSlide - 1) + kW;
+  __m512i a[kSlide];
+#pragma GCC unroll 16
+  for (int p = 0; p < kSlide; ++p) a[p] = _mm512_setzero_si512();
+  for (int64_t ky = 0; ky < k_h; ++ky) {
+    const uint8_t* r = base + ky * row_step;
+    __m512i x[kIn];
+#pragma GCC unroll 32
+    for (int i = 0; i < kIn; ++i) x[i] = LoadBytes16<kSigned>(k, r + i * C);
+#pragma GCC unroll 8
+    for (int kx = 0; kx < kW; ++kx) {
+      const __m512i wv = _mm512_loadu_si512(wb + (ky * kW + kx) * cpad);
+#pragma GCC unroll 16
+      for (int p = 0; p < kSlide; ++p) {
+        a[p] = _mm512_dpwssd_epi32(a[p], x[kS * p + kx], wv);
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (int p = 0; p < kSlide; ++p) _mm512_store_si512(acc_out + 16 * p, a[p]);
+}
+
+// SlideBlock's form for this layer: kS * 4 + kW (0: none).
+int SlideForm(const DepthwiseGeometry& g) {
+  if (g.dil_w != 1 || (g.stride_w != 1 && g.stride_w != 2) ||
+      (g.k_w != 3 && g.k_w != 5)) {
+    return 0;
+  }
+  return static_cast<int>(g.stride_w * 4 + g.k_w);
+}
+
+// SlideBlock on pixels ox, ox + kSlide, ... while they are interior;
+// returns the first pixel not done.
+template <bool kSigned>
+QF_TARGET_AVX512 inline int64_t SlideRun(int form, const int32_t* wb,
+                                         int64_t cpad,
+                                         const DepthwiseGeometry& g,
+                                         const uint8_t* row, int64_t C,
+                                         int64_t ox, int64_t end, __mmask16 k,
+                                         int32_t* acc) {
+  const int64_t row_step = g.dil_h * g.in_w * C;
+  for (; ox + kSlide <= end; ox += kSlide, acc += 16 * kSlide) {
+    const uint8_t* base = row + (ox * g.stride_w - g.pad_left) * C;
+    switch (form) {
+      case 7:
+        SlideBlock<kSigned, 1, 3>(wb, cpad, g.k_h, row_step, C, base, k, acc);
+        break;
+      case 9:
+        SlideBlock<kSigned, 1, 5>(wb, cpad, g.k_h, row_step, C, base, k, acc);
+        break;
+      case 11:
+        SlideBlock<kSigned, 2, 3>(wb, cpad, g.k_h, row_step, C, base, k, acc);
+        break;
+      case 13:
+        SlideBlock<kSigned, 2, 5>(wb, cpad, g.k_h, row_step, C, base, k, acc);
+        break;
+      default:
+        return ox;
+    }
+  }
+  return ox;
+}
+
 // One pixel near the border: padded taps read the zero point.
 template <bool kSigned>
 QF_TARGET_AVX512 inline void BorderPixel(const int32_t* wb, int64_t cpad,
@@ -373,6 +447,7 @@ QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
   const int64_t iy0 = oy * g.stride_h - g.pad_top;
   const __m512i zp = _mm512_set1_epi32(zero_point);
   const bool tables = w.taps <= kTableTaps && C <= kZeroRowBytes;
+  const int slide = SlideForm(g);
   alignas(64) uint8_t zero_row[kZeroRowBytes];
   if (tables) {
     std::memset(zero_row, static_cast<uint8_t>(zero_point),
@@ -420,8 +495,12 @@ QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
         const int32_t* wb = w.data.data() + cb;
         const uint8_t* xc = x + cb;
         if (in.row) {
-          for (int64_t ox = std::max(x0, in.lo);
-               ox + kPixels <= in.hi && ox + kPixels <= x1; ox += kPixels) {
+          int64_t ox = std::max(x0, in.lo);
+          if (slide != 0) {
+            ox = SlideRun<kSigned>(slide, wb, cpad, g, xc + iy0 * g.in_w * C, C,
+                                   ox, std::min(in.hi, x1), k, buf[ox - x0]);
+          }
+          for (; ox + kPixels <= in.hi && ox + kPixels <= x1; ox += kPixels) {
             const uint8_t* base[kPixels];
             for (int p = 0; p < kPixels; ++p) {
               base[p] =
