@@ -16,6 +16,13 @@ constexpr int64_t kChannelPad = 16;
 // Output pixels per step: they share each tap's weight vector.
 constexpr int kPixels = 4;
 
+// The lanes of a channel block of `count` channels (all 16 from 16 up).
+__mmask16 ChannelBlockMask(int64_t count) {
+  return count >= 16
+             ? static_cast<__mmask16>(0xFFFF)
+             : static_cast<__mmask16>((1u << static_cast<int>(count)) - 1);
+}
+
 // Taps of output column ox that fall inside the image (padded taps add
 // nothing, as in the reference), as input pixel offsets and tap indices.
 struct Taps {
@@ -488,10 +495,7 @@ QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
       }
       for (int64_t cb = 0; cb < C; cb += 16) {
         const int64_t count = std::min<int64_t>(16, C - cb);
-        const __mmask16 k =
-            count >= 16
-                ? static_cast<__mmask16>(0xFFFF)
-                : static_cast<__mmask16>((1u << static_cast<int>(count)) - 1);
+        const __mmask16 k = ChannelBlockMask(count);
         const int32_t* wb = w.data.data() + cb;
         const uint8_t* xc = x + cb;
         if (in.row) {
@@ -525,10 +529,7 @@ QF_TARGET_AVX512 void Row512Bytes(const DepthwiseWeights& w,
     }
     for (int64_t cb = 0; cb < C; cb += 16) {
       const int64_t count = std::min<int64_t>(16, C - cb);
-      const __mmask16 k =
-          count >= 16
-              ? static_cast<__mmask16>(0xFFFF)
-              : static_cast<__mmask16>((1u << static_cast<int>(count)) - 1);
+      const __mmask16 k = ChannelBlockMask(count);
       const int32_t* wb = w.data.data() + cb;
       const uint8_t* xc = x + cb;
       for (int64_t ox = x0; ox < x1;) {

@@ -72,26 +72,20 @@ QF_TARGET_AVX512 void MaxPoolRow512(const PoolState& s, const T* x, T* y,
 
 template <typename T>
 void RunPool(OpContext& ctx, const PoolState& s) {
-  if constexpr (sizeof(T) == 1) {
-    if (s.is_max && ctx.isa() == Isa::kAvx512Vnni) {
-      struct Args {
-        const PoolState* s;
-        const T* x;
-        T* y;
-      } args{&s, ctx.input(0)->Data<T>(), ctx.output(0)->Data<T>()};
-      const Args* a = &args;
-      ctx.pool().ParallelFor(s.batch * s.out_h, [a](int64_t r) {
-        MaxPoolRow512<T>(*a->s, a->x, a->y, r / a->s->out_h, r % a->s->out_h);
-      });
-      return;
-    }
-  }
   struct Args {
     const PoolState* s;
     const T* x;
     T* y;
   } args{&s, ctx.input(0)->Data<T>(), ctx.output(0)->Data<T>()};
   const Args* a = &args;
+  if constexpr (sizeof(T) == 1) {
+    if (s.is_max && ctx.isa() == Isa::kAvx512Vnni) {
+      ctx.pool().ParallelFor(s.batch * s.out_h, [a](int64_t r) {
+        MaxPoolRow512<T>(*a->s, a->x, a->y, r / a->s->out_h, r % a->s->out_h);
+      });
+      return;
+    }
+  }
   ctx.pool().ParallelFor(s.batch * s.out_h, [a](int64_t r) {
     const PoolState& s = *a->s;
     const int64_t b = r / s.out_h;
